@@ -1,0 +1,53 @@
+"""The Gösterge HTTP API: `create_app(config)` wires configuration, the store, limits and blueprints."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from api.config import ensure_sqlite_dir, load_config
+from api.db import close_session
+from api.errors import register_error_handlers
+from api.limits import add_limit_headers, limiter
+from api.logs import log_request, start_request
+from api.totals import TotalCache
+from store.db import create_store_engine, make_session_factory
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(load_config(config))
+    app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_UPLOAD_BYTES"]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    logging.getLogger("gosterge").setLevel(app.config["LOG_LEVEL"])
+
+    ensure_sqlite_dir(app.config["DATABASE_URL"])
+    engine = create_store_engine(
+        app.config["DATABASE_URL"],
+        statement_timeout_ms=app.config["STATEMENT_TIMEOUT_MS"],
+        pool_size=app.config["DB_POOL_SIZE"],
+    )
+    app.extensions["gosterge.engine"] = engine
+    app.extensions["gosterge.sessions"] = make_session_factory(engine)
+    app.extensions["gosterge.totals"] = TotalCache()
+
+    app.before_request(start_request)
+    # Registered before the limiter so that they run after its own after_request (Flask runs them in
+    # reverse), when the hit of this request has been counted.
+    app.after_request(log_request)
+    app.after_request(add_limit_headers)
+    limiter.init_app(app)
+    app.teardown_appcontext(close_session)
+
+    from api.routes import accounts, admin, meta, news, procurement
+
+    app.register_blueprint(meta.bp)
+    app.register_blueprint(procurement.area.blueprint)
+    app.register_blueprint(news.area.blueprint)
+    app.register_blueprint(admin.area.blueprint)
+    app.register_blueprint(accounts.bp)
+    register_error_handlers(app)
+    return app

@@ -1,0 +1,65 @@
+"""Who is calling: key lookup (Bearer header or `apikey`), expiry, revocation and API scopes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import current_app, g, request
+
+from api.db import db_session
+from api.problems import Forbidden, InvalidParameters, Unauthorized
+from store.keys import find_key
+from store.models import ApiKey
+from store.times import as_utc
+
+APIS = ("finance-news", "public-procurement")
+
+
+def now() -> datetime:
+    """The service's clock; tests inject their own through the CLOCK setting."""
+    clock = current_app.config.get("CLOCK")
+    return clock() if clock else datetime.now(UTC)
+
+
+def presented_key() -> str | None:
+    """The key the request carries. A Bearer header and a different `apikey` at once is refused:
+    guessing which one the caller meant could bill the wrong account."""
+    header = request.headers.get("Authorization", "")
+    bearer = None
+    if header:
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise Unauthorized("The Authorization header must be 'Bearer <API key>'.")
+        bearer = value.strip()
+    query = request.args.getlist("apikey")
+    if len(query) > 1:
+        raise InvalidParameters([{"parameter": "apikey", "message": "given more than once"}])
+    from_query = query[0] if query else None
+    if bearer and from_query and bearer != from_query:
+        raise Unauthorized("Two different keys were sent (Authorization header and apikey); send one.")
+    return bearer or from_query
+
+
+def authenticate() -> ApiKey:
+    """The calling key, or 401 for a missing, unknown, expired or revoked key."""
+    key = presented_key()
+    if not key:
+        raise Unauthorized("Send an API key as 'Authorization: Bearer <key>' or as the apikey query parameter.")
+    row = find_key(db_session(), key)
+    if row is None:
+        raise Unauthorized("The API key is not known.")
+    if row.revoked_at is not None:
+        raise Unauthorized("The API key has been revoked.")
+    if row.expires_at is not None and as_utc(row.expires_at) <= now():
+        raise Unauthorized("The API key has expired.")
+    g.api_key = row
+    return row
+
+
+def require_api(key: ApiKey, api: str) -> None:
+    if api == "admin":
+        if not key.is_admin:
+            raise Forbidden("This operation needs a key with the admin scope.")
+    elif api not in key.api_list:
+        raise Forbidden(f"This key may not call the {api} API; it may call: {', '.join(key.api_list) or 'none'}.")
+

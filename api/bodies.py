@@ -1,0 +1,103 @@
+"""Request bodies: JSON objects checked field by field, every problem listed at once (as for parameters)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import request
+
+from api.problems import InvalidParameters, UnsupportedMediaType
+
+MAX_JSON_BYTES = 16 * 1024
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    schema: dict[str, Any]
+    parse: Callable[[Any], Any]
+    required: bool = False
+    default: Any = None
+
+
+def parse_json(fields: list[Field]) -> dict[str, Any]:
+    """The request's JSON object, each field parsed; 415 for another media type, 400 listing every bad field."""
+    if request.mimetype != "application/json":
+        raise UnsupportedMediaType("Send the body as application/json.")
+    raw = request.get_data(cache=False)
+    if len(raw) > MAX_JSON_BYTES:
+        raise InvalidParameters([{"parameter": "body", "message": f"larger than {MAX_JSON_BYTES} bytes"}])
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidParameters([{"parameter": "body", "message": f"not valid JSON: {exc}"}]) from None
+    if not isinstance(data, dict):
+        raise InvalidParameters([{"parameter": "body", "message": "must be a JSON object"}])
+    known = {f.name: f for f in fields}
+    errors = [{"parameter": name, "message": "unknown field"} for name in data if name not in known]
+    values: dict[str, Any] = {}
+    for f in fields:
+        if f.name in data and _has_control_characters(data[f.name]):
+            errors.append({"parameter": f.name, "message": "must not contain control characters"})
+            continue
+        if f.name not in data:
+            if f.required:
+                errors.append({"parameter": f.name, "message": "is required"})
+            values[f.name] = f.default
+            continue
+        try:
+            values[f.name] = f.parse(data[f.name])
+        except (ValueError, TypeError) as exc:
+            errors.append({"parameter": f.name, "message": str(exc)})
+    if errors:
+        raise InvalidParameters(errors)
+    return values
+
+
+def _has_control_characters(value: Any) -> bool:
+    """PostgreSQL refuses NUL in text, and no field has a use for control characters."""
+    if isinstance(value, str):
+        return any(ord(c) < 32 or ord(c) == 127 for c in value)
+    if isinstance(value, list):
+        return any(_has_control_characters(v) for v in value)
+    return False
+
+
+def request_body_schema(fields: list[Field]) -> dict[str, Any]:
+    """The OpenAPI requestBody of a JSON object with these fields."""
+    schema = {"type": "object", "additionalProperties": False, "properties": {f.name: f.schema for f in fields},
+              "required": [f.name for f in fields if f.required]}
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def whole_number(low: int, high: int) -> Callable[[Any], int]:
+    def parse(value: Any) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise ValueError(f"must be a whole number from {low} to {high}")
+        return value
+    return parse
+
+
+def api_names(value: Any) -> list[str]:
+    from api.auth import APIS
+
+    if not isinstance(value, list) or not value or any(v not in APIS for v in value):
+        raise ValueError(f"must be a non-empty list of: {', '.join(APIS)}")
+    return sorted(set(value))
+
+
+def boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
+
+
+def text(max_length: int) -> Callable[[Any], str]:
+    def parse(value: Any) -> str:
+        if not isinstance(value, str) or len(value) > max_length:
+            raise ValueError(f"must be text of at most {max_length} characters")
+        return value
+    return parse

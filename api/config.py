@@ -1,0 +1,55 @@
+"""Settings: defaults overridden by GOSTERGE_* environment variables; the only reader of os.environ for the API."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("GOSTERGE_VAR_DIR", PROJECT_ROOT / "var"))
+
+# name -> (default, parser); every setting the service reads, in one table (also in the README).
+SETTINGS: dict[str, tuple[Any, type]] = {
+    "DATABASE_URL": (f"sqlite:///{VAR_DIR / 'gosterge.db'}", str),
+    "RATELIMIT_STORAGE_URI": ("memory://", str),
+    "PROBLEM_BASE": ("https://gosterge.example/problems", str),
+    "UPGRADE_URL": ("https://gosterge.example/pricing", str),
+    "DEFAULT_RATE": ("60/minute", str),
+    "STATEMENT_TIMEOUT_MS": (5000, int),
+    "DB_POOL_SIZE": (5, int),
+    "PUBLIC_BASE_URL": ("http://127.0.0.1:8000", str),
+    "MAX_QUERY_STRING_BYTES": (4096, int),
+    "MAX_UPLOAD_BYTES": (200 * 1024 * 1024, int),
+    "LOG_LEVEL": ("INFO", str),
+    "SMTP_URL": ("", str),
+    "MAIL_FROM": ("Gösterge <no-reply@gosterge.example>", str),
+    "SIGNUP_REQUEST_HOURS": (24, int),
+    "SIGNUP_KEY_HOURS": (24, int),
+    "SIGNUP_CREDITS": (100, int),
+    "SIGNUP_KEY_RATE": ("60/minute", str),
+    "SIGNUP_RATE_PER_ADDRESS": ("10/hour", str),
+    "SIGNUP_PER_EMAIL_PER_DAY": (3, int),
+}
+
+
+def _parse(value: str, kind: type) -> Any:
+    return int(value) if kind is int else value
+
+
+def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Defaults, then GOSTERGE_<NAME> from the environment, then explicit overrides (tests)."""
+    env = os.environ if environ is None else environ
+    config: dict[str, Any] = {}
+    for name, (default, kind) in SETTINGS.items():
+        raw = env.get(f"GOSTERGE_{name}")
+        config[name] = _parse(raw, kind) if raw not in (None, "") else default
+    config.update(overrides or {})
+    return config
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    """Create the folder of a SQLite file so that a fresh checkout runs without set-up."""
+    if url.startswith("sqlite:///") and ":memory:" not in url:
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)

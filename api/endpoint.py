@@ -1,0 +1,169 @@
+"""The guarded endpoint: the order of checks from decisions.md in one place, and the registry
+from which the OpenAPI document is built."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, Response, current_app, g, request
+
+from api.auth import authenticate, require_api
+from api.conditional import compute_etag, matches, not_modified
+from api.db import db_session
+from api.limits import keyed_limit
+from api.params import Check, Param, parse_args
+from api.problems import PaymentRequired
+from store.errors import InsufficientCreditsError
+from store.keys import debit_credits
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a handler returns: the JSON body and the data version it was read from."""
+
+    body: str
+    version: str
+    status: int = 200
+
+
+@dataclass(frozen=True)
+class EndpointSpec:
+    """Everything the OpenAPI document says about one keyed GET endpoint."""
+
+    path: str
+    api: str
+    cost: int
+    summary: str
+    description: str
+    params: tuple[Param, ...]
+    response_schema: str
+    tag: str
+    path_params: tuple[Param, ...] = ()
+    extra_statuses: tuple[int, ...] = ()
+    operation_id: str = ""
+    links: dict[str, Any] = field(default_factory=dict)
+    method: str = "GET"
+    request_body: dict[str, Any] | None = None
+    success_status: int = 200
+
+
+REGISTRY: list[EndpointSpec] = []
+
+
+@dataclass
+class Area:
+    """One blueprint with the API its endpoints belong to."""
+
+    blueprint: Blueprint
+    api: str
+    tag: str
+    specs: list[EndpointSpec] = field(default_factory=list)
+
+    def get(self, rule: str, **options: Any) -> Callable[[Callable[..., Reply]], Callable[..., Response]]:
+        return self.operation("GET", rule, **options)
+
+    def post(self, rule: str, **options: Any) -> Callable[[Callable[..., Reply]], Callable[..., Response]]:
+        return self.operation("POST", rule, cost=0, **options)
+
+    def operation(
+        self,
+        method: str,
+        rule: str,
+        *,
+        cost: int,
+        params: Iterable[Param] = (),
+        checks: Iterable[Check] = (),
+        response_schema: str,
+        path_params: Iterable[Param] = (),
+        extra_statuses: Iterable[int] = (),
+        links: dict[str, Any] | None = None,
+        request_body: dict[str, Any] | None = None,
+        success_status: int = 200,
+    ) -> Callable[[Callable[..., Reply]], Callable[..., Response]]:
+        """Register a keyed operation: the order of checks of decisions.md, then the handler."""
+        params = tuple(params)
+        checks = tuple(checks)
+
+        def decorator(handler: Callable[..., Reply]) -> Callable[..., Response]:
+            doc = (handler.__doc__ or "").strip()
+            summary, _, description = doc.partition("\n")
+            spec = EndpointSpec(
+                path=(self.blueprint.url_prefix or "") + rule,
+                api=self.api,
+                cost=cost,
+                summary=summary.strip(),
+                description=description.strip(),
+                params=params,
+                response_schema=response_schema,
+                tag=self.tag,
+                path_params=tuple(path_params),
+                extra_statuses=tuple(extra_statuses),
+                operation_id=handler.__name__,
+                links=links or {},
+                method=method,
+                request_body=request_body,
+                success_status=success_status,
+            )
+            REGISTRY.append(spec)
+
+            @keyed_limit
+            def limited(**path_values: Any) -> Response:
+                values = parse_args(request.args.to_dict(flat=False), params, checks=checks)
+                if method != "GET":
+                    # End the read transaction of the checks first: on SQLite a read snapshot cannot be
+                    # upgraded to a write once another writer (a release load, say) has committed.
+                    db_session().commit()
+                    reply = handler(values, **path_values)
+                    return Response(reply.body, status=reply.status, mimetype="application/json")
+                return _answer(handler, values, path_values, cost)
+
+            def view(**path_values: Any) -> Response:
+                require_api(authenticate(), self.api)
+                return limited(**path_values)
+
+            view.__name__ = handler.__name__
+            self.blueprint.add_url_rule(rule, endpoint=handler.__name__, view_func=view, methods=[method])
+            return view
+
+        return decorator
+
+
+def _answer(handler: Callable[..., Reply], values: dict[str, Any], path_values: dict[str, Any], cost: int) -> Response:
+    key = g.api_key
+    if cost and key.credits < cost:
+        raise _payment_required(cost)
+    reply = handler(values, **path_values)
+    etag = compute_etag(reply.body, reply.version)
+    if matches(etag):
+        return not_modified(etag)
+    if cost:
+        # The debit runs on the request's own session, after its read transaction has ended: a
+        # second connection per request exhausts the pool under load, and on SQLite a read
+        # snapshot cannot be upgraded to a write once another writer has committed.
+        session = db_session()
+        session.commit()
+        try:
+            debit_credits(session, key.id, cost)
+            session.commit()
+        except InsufficientCreditsError:
+            session.rollback()
+            # Another request spent the last credits between the check above and this debit.
+            raise _payment_required(cost) from None
+    response = Response(reply.body, mimetype="application/json")
+    response.set_etag(etag)
+    return response
+
+
+def _payment_required(cost: int) -> PaymentRequired:
+    return PaymentRequired(
+        f"This call costs {cost} credit(s); the key does not hold enough.",
+        credits_required=cost,
+        upgrade_url=current_app.config["UPGRADE_URL"],
+    )
+
+
+def json_body(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,80 @@
+"""Every error becomes a problem document: ours, Werkzeug's HTTP errors, store failures, the unexpected."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, g
+from flask_limiter import RateLimitExceeded
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from werkzeug.exceptions import HTTPException
+
+from api.limits import rate_limited_problem
+from api.problems import (
+    InternalError,
+    MethodNotAllowed,
+    NotFound,
+    PayloadTooLarge,
+    Problem,
+    UpstreamAuth,
+    UpstreamError,
+    UpstreamTimeout,
+    render_problem,
+)
+from store.errors import StoreAuthError, StoreError, StoreTimeoutError, classify_database_error
+
+log = logging.getLogger("gosterge.errors")
+
+
+def store_problem(exc: StoreError) -> Problem:
+    if isinstance(exc, StoreTimeoutError):
+        return UpstreamTimeout("A database statement ran past its time limit.")
+    if isinstance(exc, StoreAuthError):
+        return UpstreamAuth("The database refused the service's credential.")
+    return UpstreamError("The database cannot be reached.")
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(Problem)
+    def _problem(exc: Problem) -> Response:
+        return render_problem(exc)
+
+    @app.errorhandler(RateLimitExceeded)
+    def _rate_limited(exc: RateLimitExceeded) -> Response:
+        return render_problem(rate_limited_problem(exc))
+
+    @app.errorhandler(StoreError)
+    def _store(exc: StoreError) -> Response:
+        log.warning("store failure (request %s): %s", g.get("request_id"), exc)
+        return render_problem(store_problem(exc))
+
+    @app.errorhandler(DBAPIError)
+    def _database(exc: DBAPIError) -> Response:
+        log.warning("database failure (request %s): %s", g.get("request_id"), exc.orig)
+        return render_problem(store_problem(classify_database_error(exc)))
+
+    @app.errorhandler(PoolTimeoutError)
+    def _pool(exc: PoolTimeoutError) -> Response:
+        log.warning("database pool exhausted (request %s)", g.get("request_id"))
+        return render_problem(UpstreamError("The database is not answering in time."))
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Response:
+        if exc.code == 404:
+            problem: Problem = NotFound("No such endpoint; the API is described at /v1/openapi.json.")
+        elif exc.code == 405:
+            allowed = ", ".join(sorted(getattr(exc, "valid_methods", None) or []))
+            problem = MethodNotAllowed(f"Allowed methods: {allowed}.", headers={"Allow": allowed} if allowed else {})
+        elif exc.code == 413:
+            problem = PayloadTooLarge("The request body is too large.")
+        else:
+            problem = Problem(exc.description)
+            problem.status, problem.title = exc.code or 500, exc.name
+            problem.slug = {400: "invalid_parameters", 415: "unsupported_media_type"}.get(exc.code or 0, "internal_error")
+        return render_problem(problem)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Response:
+        log.exception("unexpected error (request %s)", g.get("request_id"))
+        return render_problem(InternalError(f"Unexpected error; quote request id {g.get('request_id')} when reporting it."))

@@ -1,0 +1,72 @@
+"""Rate limiting with flask-limiter: per-key limits from the key's plan, 429 shape and limit headers."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from flask import Response, current_app, g, request
+from flask_limiter import Limiter, RateLimitExceeded
+
+from api.problems import RateLimited
+
+SHARED_SCOPE = "keyed-api"
+
+
+def limit_key() -> str:
+    """One bucket per API key; the client address where no key has been identified."""
+    key = g.get("api_key")
+    return f"key:{key.id}" if key is not None else f"addr:{request.remote_addr}"
+
+
+def key_rate() -> str:
+    key = g.get("api_key")
+    return key.rate if key is not None else current_app.config["DEFAULT_RATE"]
+
+
+def counts_against_limit(response: Response) -> bool:
+    # decisions.md: polling with If-None-Match is free, so a 304 is not counted.
+    return response.status_code != 304
+
+
+# Storage is chosen in init_app from RATELIMIT_STORAGE_URI. When Redis is unreachable the limiter
+# falls back to per-process memory and logs a warning rather than failing requests.
+limiter = Limiter(
+    key_func=limit_key,
+    strategy="fixed-window",
+    headers_enabled=False,
+    in_memory_fallback_enabled=True,
+    swallow_errors=True,
+)
+
+keyed_limit = limiter.shared_limit(key_rate, scope=SHARED_SCOPE, deduct_when=counts_against_limit)
+
+
+def add_limit_headers(response: Response) -> Response:
+    """X-RateLimit-* and the IETF draft's RateLimit-Policy / RateLimit on every keyed answer."""
+    current = limiter.current_limit
+    if current is None or g.get("api_key") is None:
+        return response
+    amount = current.limit.amount
+    window = current.limit.get_expiry()
+    remaining = max(0, current.remaining)
+    reset_at = int(current.reset_at)
+    seconds_left = min(window, max(0, reset_at - int(time.time())))
+    response.headers["X-RateLimit-Limit"] = str(amount)
+    response.headers["X-RateLimit-Remaining"] = str(remaining)
+    response.headers["X-RateLimit-Reset"] = str(reset_at)
+    response.headers["RateLimit-Policy"] = f'"default";q={amount};w={window}'
+    response.headers["RateLimit"] = f'"default";r={remaining};t={seconds_left}'
+    return response
+
+
+def rate_limited_problem(_exc: RateLimitExceeded) -> RateLimited:
+    current = limiter.current_limit
+    reset_at = current.reset_at if current is not None else time.time() + 1
+    retry_after = max(1, math.ceil(reset_at - time.time()))
+    return RateLimited(
+        f"Rate limit exceeded; retry in {retry_after} s.",
+        headers={"Retry-After": str(retry_after)},
+        retry_after=retry_after,
+        upgrade_url=current_app.config["UPGRADE_URL"],
+    )

@@ -1,0 +1,150 @@
+"""The OpenAPI 3.1 document, built from the endpoint registry and parameter rules (it cannot drift)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import current_app
+
+from api.endpoint import REGISTRY, EndpointSpec
+from api.schemas import SCHEMAS
+
+API_VERSION = "1.0.0"
+
+RATE_HEADERS = {
+    "X-RateLimit-Limit": ("integer", "Requests allowed in the current window."),
+    "X-RateLimit-Remaining": ("integer", "Requests left in the current window."),
+    "X-RateLimit-Reset": ("integer", "When the window resets, in epoch seconds."),
+    "RateLimit-Policy": ("string", "IETF draft RateLimit-Policy field, e.g. `\"default\";q=60;w=60`."),
+    "RateLimit": ("string", "IETF draft RateLimit field, e.g. `\"default\";r=59;t=42`."),
+}
+ERROR_TEXT = {
+    400: "Invalid parameters: `errors` lists each bad parameter with a message.",
+    401: "The key is missing, unknown, expired or revoked.",
+    402: "Not enough credits: `credits_required` and `upgrade_url` say what to do.",
+    403: "The key may not call this API.",
+    404: "Not found.",
+    410: "Gone: the request was refused, has expired, or its key was already handed out.",
+    413: "The request body is larger than the limit.",
+    415: "The request body is not of the expected media type.",
+    429: "Rate limited: wait `retry_after` seconds (also the `Retry-After` header).",
+    502: "The data source failed (`upstream_error`) or refused the service's credential (`upstream_auth`).",
+    504: "The data source timed out (`upstream_timeout`).",
+}
+
+DESCRIPTION = """Türkiye's public procurement statistics and official finance news.
+
+**Authentication**: `Authorization: Bearer <key>` or the `apikey` query parameter. Sending both with
+different values is refused with 401.
+
+**Order of checks**: authentication (401), the key's APIs (403), rate limit (429), parameters (400),
+credits (402), then the answer (200, 304, 404). Only a 200 of a paid endpoint costs credits; a 304 is
+free and does not count against the rate limit.
+
+**Conditional requests**: every data endpoint sends a strong `ETag`; send it back in `If-None-Match`
+for a bodiless 304 while the data is unchanged. The ETag of a procurement answer changes when a new
+release is served.
+
+**Paging**: `limit` (1-200, default 50) and `cursor` (the `next_cursor` of the previous page, with the
+same filters). A malformed cursor, one sent with other filters, or one from a release no longer served
+is 400 on `cursor`. Unknown and repeated query parameters are 400.
+
+**Procurement conventions**: statistics follow procurement-statistics.md. Values are not rounded.
+Index endpoints carry every subject of the dimension for every year from 2019 to the latest year of
+the release and `all`, with counts of 0 and null statistics where the set is empty. Procedure ids:
+`open`, `restricted`, `negotiated-21a` … `negotiated-21f`, `design-contest`, `framework`.
+"""
+
+
+def _parameter(param, location: str = "query", required: bool = False) -> dict[str, Any]:  # noqa: ANN001
+    return {"name": param.name, "in": location, "required": required, "description": param.description,
+            "schema": param.schema}
+
+
+def _problem_response(status: int) -> dict[str, Any]:
+    return {"description": ERROR_TEXT[status],
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+def _headers(names: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    return {name: {"description": text, "schema": {"type": kind}} for name, (kind, text) in names.items()}
+
+
+def _operation(spec: EndpointSpec) -> dict[str, Any]:
+    etag = {"ETag": {"description": "Strong validator of this answer.", "schema": {"type": "string"}}}
+    success = str(spec.success_status)
+    responses: dict[str, Any] = {
+        success: {
+            "description": "OK" if success == "200" else "Created",
+            "headers": _headers(RATE_HEADERS) if spec.method != "GET" else {**etag, **_headers(RATE_HEADERS)},
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{spec.response_schema}"}}},
+        },
+    }
+    if spec.method == "GET":
+        responses["304"] = {"description": "Not modified: the `If-None-Match` ETag still matches.", "headers": etag}
+    if spec.links:
+        responses[success]["links"] = spec.links
+    statuses = [400, 401, 403, 429, 502, 504, *spec.extra_statuses]
+    if spec.cost:
+        statuses.append(402)
+    if spec.request_body:
+        statuses += [413, 415]
+    for status in sorted(set(statuses)):
+        responses[str(status)] = _problem_response(status)
+        if status == 429:
+            responses["429"]["headers"] = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
+    parameters = [_parameter(p, "path", True) for p in spec.path_params]
+    parameters += [_parameter(p) for p in spec.params]
+    if spec.method == "GET":
+        parameters.append({"name": "If-None-Match", "in": "header", "required": False,
+                           "description": "An ETag from an earlier answer.", "schema": {"type": "string"}})
+    cost = "free" if spec.cost == 0 else f"{spec.cost} credit per call"
+    operation: dict[str, Any] = {}
+    if spec.request_body:
+        operation["requestBody"] = spec.request_body
+    return operation | {
+        "operationId": spec.operation_id,
+        "tags": [spec.tag],
+        "summary": spec.summary,
+        "description": f"{spec.description}\n\nCost: {cost}.".strip(),
+        "parameters": parameters,
+        "responses": responses,
+        "x-credits": spec.cost,
+    }
+
+
+def build_openapi() -> dict[str, Any]:
+    """The whole document for the registered endpoints, with the server base from configuration."""
+    paths: dict[str, Any] = {}
+    for spec in REGISTRY:
+        path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", spec.path)  # Flask's <int:id> is OpenAPI's {id}
+        paths.setdefault(path, {})[spec.method.lower()] = _operation(spec)
+    from api.routes.accounts import OPENAPI_PATHS as account_paths
+
+    for path, operations in (EXTRA_PATHS | account_paths).items():
+        paths.setdefault(path, {}).update(operations)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Gösterge API", "version": API_VERSION, "description": DESCRIPTION},
+        "servers": [{"url": current_app.config["PUBLIC_BASE_URL"]}],
+        "security": [{"bearerAuth": []}, {"apiKeyQuery": []}],
+        "paths": paths,
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {
+                "bearerAuth": {"type": "http", "scheme": "bearer"},
+                "apiKeyQuery": {"type": "apiKey", "in": "query", "name": "apikey"},
+            },
+        },
+    }
+
+
+# Operations outside the keyed GET registry (the document itself); other areas add theirs here.
+EXTRA_PATHS: dict[str, dict[str, Any]] = {
+    "/v1/openapi.json": {"get": {
+        "operationId": "get_openapi", "tags": ["Meta"], "summary": "This document", "security": [],
+        "responses": {"200": {"description": "The OpenAPI 3.1 document",
+                              "content": {"application/json": {"schema": {"type": "object"}}}}},
+    }},
+}

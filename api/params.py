@@ -1,0 +1,164 @@
+"""Declarative parameter rules: one description validates requests and feeds the OpenAPI document."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from api.paging import Cursor, cursor_filters, decode_cursor, filters_digest
+from api.problems import InvalidParameters
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+# Parameters every endpoint accepts without declaring them.
+ALWAYS_ALLOWED = frozenset({"apikey"})
+MAX_VALUE_CHARS = 500
+
+
+@dataclass(frozen=True)
+class Param:
+    """One query parameter: its name, OpenAPI schema, description and parser (raises ValueError)."""
+
+    name: str
+    schema: dict[str, Any]
+    description: str
+    parse: Callable[[str], Any] = str
+    default: Any = None
+    filter: bool = True  # part of the filters a cursor is bound to
+    examples: tuple[str, ...] = field(default_factory=tuple)
+
+
+def enum_param(name: str, values: Iterable[str], description: str, default: str | None = None) -> Param:
+    allowed = list(values)
+
+    def parse(raw: str) -> str:
+        if raw not in allowed:
+            raise ValueError(f"must be one of: {', '.join(allowed)}")
+        return raw
+
+    schema: dict[str, Any] = {"type": "string", "enum": allowed}
+    if default is not None:
+        schema["default"] = default
+    return Param(name, schema, description, parse, default)
+
+
+def int_param(name: str, low: int, high: int, description: str, default: int | None = None) -> Param:
+    def parse(raw: str) -> int:
+        if not re.fullmatch(r"[+-]?\d{1,12}", raw.strip()):
+            raise ValueError("must be a whole number")
+        value = int(raw)
+        if not low <= value <= high:
+            raise ValueError(f"must be between {low} and {high}")
+        return value
+
+    schema: dict[str, Any] = {"type": "integer", "minimum": low, "maximum": high}
+    if default is not None:
+        schema["default"] = default
+    return Param(name, schema, description, parse, default)
+
+
+def bool_param(name: str, description: str) -> Param:
+    def parse(raw: str) -> bool:
+        if raw not in ("true", "false"):
+            raise ValueError("must be true or false")
+        return raw == "true"
+
+    return Param(name, {"type": "boolean"}, description, parse)
+
+
+def list_param(name: str, description: str, item: Callable[[str], Any] = str, *, enum: list[str] | None = None) -> Param:
+    """A comma-separated list; each item is parsed by `item`, empty items are an error."""
+
+    def parse(raw: str) -> list[Any]:
+        parts = [p.strip() for p in raw.split(",")]
+        if any(not p for p in parts):
+            raise ValueError("must be a comma-separated list without empty items")
+        if enum is not None:
+            bad = [p for p in parts if p not in enum]
+            if bad:
+                raise ValueError(f"unknown value(s) {', '.join(bad)}; allowed: {', '.join(enum)}")
+        return list(dict.fromkeys(item(p) for p in parts))
+
+    return Param(name, {"type": "string"}, description, parse)
+
+
+def string_param(name: str, description: str, parse: Callable[[str], Any] = str, *, pattern: str | None = None) -> Param:
+    schema: dict[str, Any] = {"type": "string", "minLength": 1}
+    if pattern:
+        schema["pattern"] = pattern
+    return Param(name, schema, description, parse)
+
+
+def parse_instant(raw: str, *, end_of_day: bool) -> datetime:
+    """`YYYY-MM-DD` or an ISO 8601 time with an offset; a date alone covers the whole UTC day."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
+        day = date.fromisoformat(raw)
+        start = datetime.combine(day, time.min, tzinfo=UTC)
+        return start + timedelta(days=1, microseconds=-1) if end_of_day else start
+    try:
+        value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ValueError("must be YYYY-MM-DD or an ISO 8601 UTC time such as 2026-01-31T12:00:00Z") from exc
+    if value.tzinfo is None:
+        raise ValueError("a time must carry its offset, e.g. Z for UTC")
+    return value.astimezone(UTC)
+
+
+LIMIT = replace(int_param("limit", 1, MAX_LIMIT, "Items per page.", default=DEFAULT_LIMIT), filter=False)
+
+
+def paging(valid_position: Callable[[Any], bool]) -> tuple[Param, Param]:
+    """`limit` and a `cursor` whose decoded position must pass `valid_position` (the endpoint's key shape)."""
+
+    def parse(raw: str) -> Cursor:
+        cursor = decode_cursor(raw)
+        if not valid_position(cursor.position):
+            raise ValueError("is not a cursor of this endpoint")
+        return cursor
+
+    cursor = Param("cursor", {"type": "string", "minLength": 1},
+                   "The `next_cursor` of the previous page, sent with the same filters.", parse, filter=False)
+    return LIMIT, cursor
+
+Check = Callable[[dict[str, Any]], list[dict[str, str]]]
+
+
+def parse_args(args: Mapping[str, list[str]], params: Iterable[Param], *, checks: Iterable[Check] = ()) -> dict[str, Any]:
+    """Parse query arguments (name -> every value given) or raise one 400 listing every problem."""
+    rules = {p.name: p for p in params}
+    errors: list[dict[str, str]] = []
+    values: dict[str, Any] = {p.name: p.default for p in rules.values()}
+    for name, given in args.items():
+        if name in ALWAYS_ALLOWED:
+            continue
+        rule = rules.get(name)
+        if rule is None:
+            allowed = ", ".join(rules) or "none"
+            errors.append({"parameter": name, "message": f"unknown parameter; this endpoint takes: {allowed}"})
+        elif len(given) != 1:
+            errors.append({"parameter": name, "message": "given more than once"})
+        elif len(given[0]) > MAX_VALUE_CHARS:
+            errors.append({"parameter": name, "message": f"longer than {MAX_VALUE_CHARS} characters"})
+        elif given[0] == "":
+            errors.append({"parameter": name, "message": "is empty"})
+        elif any(ord(c) < 32 or ord(c) == 127 for c in given[0]):
+            # PostgreSQL refuses NUL in text; no parameter has a use for control characters.
+            errors.append({"parameter": name, "message": "must not contain control characters"})
+        else:
+            try:
+                values[name] = rule.parse(given[0])
+            except ValueError as exc:
+                errors.append({"parameter": name, "message": str(exc)})
+    if not errors:
+        for check in checks:
+            errors.extend(check(values))
+    if not errors and values.get("cursor") is not None:
+        if values["cursor"].filters_digest != filters_digest(cursor_filters(values, rules.values())):
+            errors.append({"parameter": "cursor", "message": "was issued for other filters; send the same filters"})
+    if errors:
+        raise InvalidParameters(errors)
+    return values
+

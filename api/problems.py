@@ -1,0 +1,108 @@
+"""RFC 9457 problem documents: the problem classes and the one function that renders them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response, current_app
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+
+class Problem(Exception):
+    """An error answer; subclasses fix status, slug and title (decisions.md, "Slugs")."""
+
+    status = 500
+    slug = "internal_error"
+    title = "Internal error"
+
+    def __init__(self, detail: str | None = None, *, headers: dict[str, str] | None = None, **extra: Any):
+        super().__init__(detail or self.title)
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra
+
+
+class InvalidParameters(Problem):
+    status, slug, title = 400, "invalid_parameters", "Invalid parameters"
+
+    def __init__(self, errors: list[dict[str, Any]], detail: str | None = None):
+        if detail is None:
+            detail = f"Invalid value for: {', '.join(dict.fromkeys(e['parameter'] for e in errors))}."
+        super().__init__(detail, errors=errors)
+
+
+class Unauthorized(Problem):
+    status, slug, title = 401, "unauthorized", "Unauthorized"
+
+
+class PaymentRequired(Problem):
+    status, slug, title = 402, "payment_required", "Payment required"
+
+
+class Forbidden(Problem):
+    status, slug, title = 403, "forbidden", "Forbidden"
+
+
+class NotFound(Problem):
+    status, slug, title = 404, "not_found", "Not found"
+
+
+class MethodNotAllowed(Problem):
+    status, slug, title = 405, "method_not_allowed", "Method not allowed"
+
+
+class Gone(Problem):
+    status, slug, title = 410, "gone", "Gone"
+
+
+class PayloadTooLarge(Problem):
+    status, slug, title = 413, "payload_too_large", "Payload too large"
+
+
+class UnsupportedMediaType(Problem):
+    status, slug, title = 415, "unsupported_media_type", "Unsupported media type"
+
+
+class RateLimited(Problem):
+    status, slug, title = 429, "rate_limited", "Too many requests"
+
+
+class InternalError(Problem):
+    status, slug, title = 500, "internal_error", "Internal error"
+
+
+class UpstreamError(Problem):
+    status, slug, title = 502, "upstream_error", "Data source unavailable"
+
+
+class UpstreamAuth(Problem):
+    status, slug, title = 502, "upstream_auth", "Data source refused the service's credential"
+
+
+class UpstreamTimeout(Problem):
+    status, slug, title = 504, "upstream_timeout", "Data source timed out"
+
+
+ALL_PROBLEMS: list[type[Problem]] = [
+    InvalidParameters, Unauthorized, PaymentRequired, Forbidden, NotFound, MethodNotAllowed, Gone,
+    PayloadTooLarge, UnsupportedMediaType, RateLimited, InternalError, UpstreamError, UpstreamAuth,
+    UpstreamTimeout,
+]
+
+
+def problem_type(slug: str) -> str:
+    return f"{current_app.config['PROBLEM_BASE'].rstrip('/')}/{slug}"
+
+
+def render_problem(problem: Problem) -> Response:
+    """The only place a problem body is built."""
+    body: dict[str, Any] = {"type": problem_type(problem.slug), "title": problem.title, "status": problem.status}
+    if problem.detail:
+        body["detail"] = problem.detail
+    body.update(problem.extra)
+    response = Response(json.dumps(body, ensure_ascii=False), status=problem.status, mimetype=PROBLEM_MEDIA_TYPE)
+    for name, value in problem.headers.items():
+        response.headers[name] = value
+    return response

@@ -1,0 +1,212 @@
+"""/v1/accounts: self-registration approved by e-mail, then one poll that hands out a short-lived key."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template_string, request
+
+from api.auth import now
+from api.bodies import Field, api_names, parse_json
+from api.db import db_session
+from api.endpoint import json_body
+from api.limits import limiter
+from api.mail import approval_message, send
+from api.problems import Gone, NotFound, RateLimited
+from store.accounts import (
+    DecisionError,
+    GoneError,
+    check_decision_token,
+    count_recent_requests,
+    create_request,
+    decide,
+    poll,
+)
+from store.errors import NotFoundError
+from store.times import format_utc
+
+bp = Blueprint("accounts", __name__, url_prefix="/v1/accounts")
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+EMAIL = re.compile(r"[^@\s]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}")
+
+
+def _email(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 254 or not EMAIL.fullmatch(value.strip()):
+        raise ValueError("must be an e-mail address such as owner@example.com")
+    local, _, domain = value.strip().rpartition("@")
+    return f"{local}@{domain.lower()}"
+
+
+FIELDS = [
+    Field("email", {"type": "string", "format": "email", "maxLength": 254}, _email, required=True),
+    Field("apis", {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["finance-news",
+                                                                                      "public-procurement"]}},
+          api_names, required=True),
+]
+
+
+def _address_rate() -> str:
+    return current_app.config["SIGNUP_RATE_PER_ADDRESS"]
+
+
+def _json(data: dict[str, Any], status: int) -> Response:
+    return Response(json_body(data), status=status, mimetype="application/json")
+
+
+def _link(path: str) -> str:
+    return current_app.config["PUBLIC_BASE_URL"].rstrip("/") + path
+
+
+@bp.post("")
+@limiter.limit(_address_rate, key_func=lambda: f"signup:{request.remote_addr}")
+def register() -> Response:
+    """Ask for a key: the mailbox owner approves by e-mail; poll `poll_url` for the key."""
+    body = parse_json(FIELDS)
+    config, moment, session = current_app.config, now(), db_session()
+    if count_recent_requests(session, body["email"], since=moment - timedelta(days=1)) >= config["SIGNUP_PER_EMAIL_PER_DAY"]:
+        raise RateLimited("Too many requests for this e-mail address today.", headers={"Retry-After": "3600"},
+                          retry_after=3600, upgrade_url=config["UPGRADE_URL"])
+    session.commit()
+    new = create_request(session, email=body["email"], apis=body["apis"], now=moment, client_address=request.remote_addr or "",
+                         lifetime=timedelta(hours=config["SIGNUP_REQUEST_HOURS"]))
+    row = new.row
+    decision = _link(f"/v1/accounts/{row.id}/decision?token={new.decision_token}")
+    message = approval_message(sender=config["MAIL_FROM"], to=row.email, apis=body["apis"],
+                               approve_url=f"{decision}&action=approve", refuse_url=f"{decision}&action=refuse",
+                               expires=format_utc(row.expires_at))
+    send(message, config["SMTP_URL"])
+    session.commit()
+    return _json({"id": row.id, "status": "pending", "poll_url": _link(f"/v1/accounts/{row.id}?token={new.poll_token}"),
+                  "expires_at": format_utc(row.expires_at)}, 202)
+
+
+@bp.get("/<request_id>")
+def poll_request(request_id: str) -> Response:
+    """202 while pending; 200 with the key once after approval; 410 after that, or when refused or expired."""
+    config, session = current_app.config, db_session()
+    if not REQUEST_ID.fullmatch(request_id):
+        raise NotFound("No request with that id and token.")
+    session.commit()
+    try:
+        row, key = poll(session, request_id, request.args.get("token", ""), now=now(),
+                        key_lifetime=timedelta(hours=config["SIGNUP_KEY_HOURS"]), credits=config["SIGNUP_CREDITS"],
+                        rate=config["SIGNUP_KEY_RATE"])
+    except NotFoundError:
+        raise NotFound("No request with that id and token.") from None
+    except GoneError as exc:
+        raise Gone(f"The key is no longer available: {exc}.") from None
+    session.commit()
+    if key is None:
+        return _json({"id": row.id, "status": "pending", "expires_at": format_utc(row.expires_at)}, 202)
+    return _json({"id": row.id, "status": "approved", "key": key, "apis": row.apis.split(","),
+                  "credits": config["SIGNUP_CREDITS"],
+                  "key_expires_at": format_utc(now() + timedelta(hours=config["SIGNUP_KEY_HOURS"]))}, 200)
+
+
+PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Gösterge</title>
+<body style="font-family:sans-serif;max-width:36em;margin:3em auto">
+<h1>{{ heading }}</h1><p>{{ text }}</p>
+{% if form %}<form method="post"><input type="hidden" name="token" value="{{ token }}">
+<input type="hidden" name="action" value="{{ action }}">
+<button type="submit">{{ button }}</button></form>{% endif %}</body></html>"""
+
+
+def _page(status: int, heading: str, text: str, **form: Any) -> Response:
+    html = render_template_string(PAGE, heading=heading, text=text, form=bool(form), **form)
+    return Response(html, status=status, mimetype="text/html")
+
+
+@bp.route("/<request_id>/decision", methods=["GET", "POST"])
+def decision_page(request_id: str) -> Response:
+    """The link in the e-mail opens a page; only its button (a POST) decides, so a mail scanner that
+    follows links approves nothing."""
+    source = request.form if request.method == "POST" else request.args
+    token, action = source.get("token", ""), source.get("action", "")
+    if action not in ("approve", "refuse"):
+        return _page(400, "Unknown action", "The link is incomplete; open it from the e-mail again.")
+    if not REQUEST_ID.fullmatch(request_id):
+        return _page(404, "Not found", "This link is not valid.")
+    session = db_session()
+    try:
+        if request.method == "GET":
+            row = check_decision_token(session, request_id, token, now=now())
+            verb = "Approve" if action == "approve" else "Refuse"
+            return _page(200, f"{verb} the key request", f"A key for {', '.join(row.apis.split(','))} was asked for "
+                         f"{row.email}. Onaylamak ya da reddetmek için düğmeye basın.",
+                         token=token, action=action, button=f"{verb} / {'Onayla' if action == 'approve' else 'Reddet'}")
+        session.commit()
+        row = decide(session, request_id, token, approve=action == "approve", now=now())
+        session.commit()
+    except NotFoundError:
+        return _page(404, "Not found", "This link is not valid.")
+    except DecisionError as exc:
+        return _page(409, "Already decided", f"Nothing changed: {exc}.")
+    except GoneError:
+        return _page(410, "Expired", "The request has expired.")
+    if row.status == "approved":
+        return _page(200, "Approved / Onaylandı", "The requesting client can now collect its key.")
+    return _page(200, "Refused / Reddedildi", "No key will be issued for this request.")
+
+
+def _problems(*statuses: int) -> dict[str, Any]:
+    from api.openapi import _problem_response
+
+    return {str(s): _problem_response(s) for s in statuses}
+
+
+HTML = {"content": {"text/html": {"schema": {"type": "string"}}}}
+TOKEN = {"name": "token", "in": "query", "required": True, "schema": {"type": "string"},
+         "description": "The secret of the link or `poll_url`."}
+OPENAPI_PATHS: dict[str, Any] = {
+    "/v1/accounts": {"post": {
+        "operationId": "register", "tags": ["Accounts"], "security": [],
+        "summary": "Ask for an API key; the mailbox owner approves by e-mail",
+        "description": "Rate-limited per client address and per e-mail address. The answer's `poll_url` "
+                       "gives the key once after approval.",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "additionalProperties": False, "required": ["email", "apis"],
+            "properties": {f.name: f.schema for f in FIELDS}}}}},
+        "responses": {"202": {"description": "Waiting for the owner's decision", "content": {"application/json": {
+            "schema": {"type": "object", "required": ["id", "status", "poll_url", "expires_at"], "properties": {
+                "id": {"type": "string"}, "status": {"type": "string", "enum": ["pending"]},
+                "poll_url": {"type": "string", "format": "uri"},
+                "expires_at": {"type": "string", "format": "date-time"}}}}}},
+            **_problems(400, 413, 415, 429, 502, 504)},
+    }},
+    "/v1/accounts/{request_id}": {"get": {
+        "operationId": "poll_request", "tags": ["Accounts"], "security": [],
+        "summary": "Poll a request: 202 pending, 200 with the key once, then 410",
+        "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "string"}}, TOKEN],
+        "responses": {
+            "200": {"description": "Approved: the key, shown this once", "content": {"application/json": {"schema": {
+                "type": "object", "required": ["id", "status", "key", "apis", "credits", "key_expires_at"],
+                "properties": {"id": {"type": "string"}, "status": {"type": "string", "enum": ["approved"]},
+                               "key": {"type": "string"}, "apis": {"type": "array", "items": {"type": "string"}},
+                               "credits": {"type": "integer"},
+                               "key_expires_at": {"type": "string", "format": "date-time"}}}}}},
+            "202": {"description": "Still waiting for the owner's decision", "content": {"application/json": {
+                "schema": {"type": "object", "required": ["id", "status", "expires_at"], "properties": {
+                    "id": {"type": "string"}, "status": {"type": "string", "enum": ["pending"]},
+                    "expires_at": {"type": "string", "format": "date-time"}}}}}},
+            **_problems(404, 410, 429, 502, 504)},
+    }},
+    "/v1/accounts/{request_id}/decision": {
+        method: {
+            "operationId": f"decision_{method}", "tags": ["Accounts"], "security": [],
+            "summary": "The page behind the e-mail's links (HTML): its button approves or refuses once",
+            "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "string"}},
+                           *([TOKEN, {"name": "action", "in": "query", "required": True,
+                                      "schema": {"type": "string", "enum": ["approve", "refuse"]}}]
+                             if method == "get" else [])],
+            **({"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+                "type": "object", "properties": {"token": {"type": "string"},
+                                                 "action": {"type": "string", "enum": ["approve", "refuse"]}}}}}}}
+               if method == "post" else {}),
+            "responses": {str(s): {"description": d, **HTML} for s, d in (
+                (200, "The page"), (400, "Incomplete link"), (404, "Not a valid link"), (409, "Already decided"),
+                (410, "Expired"))} | _problems(429, 502, 504),
+        } for method in ("get", "post")
+    },
+}

@@ -1,0 +1,242 @@
+"""/v1/public-procurement: reference lists, the served release, and the statistics endpoints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, g
+
+from api.db import db_session
+from api.endpoint import Area, Reply, json_body
+from api.paging import finish_page, page_envelope
+from api.params import Param, enum_param, paging, string_param
+from loaders.procurement.compute import INDEX_DIMENSIONS
+from loaders.reference.lists import (
+    authority_types,
+    resolve_authority_type,
+    resolve_procedure,
+    resolve_province,
+    resolve_sector,
+    sectors,
+)
+from store.releases import get_active_release, list_items
+from store.times import format_utc
+
+area = Area(Blueprint("procurement", __name__, url_prefix="/v1/public-procurement"), "public-procurement",
+            "Public procurement")
+REFERENCE_VERSION = "reference-1"
+NO_RELEASE = "none"
+
+PROVINCE_HELP = "Plate code (`6` or `06`) or name, in any case, with or without Turkish letters (`İstanbul`, `istanbul`)."
+SECTOR_HELP = "Sector id from /sectors, or its Turkish or English name."
+
+
+def _province(name: str, what: str) -> Param:
+    return string_param(name, f"{what} {PROVINCE_HELP}", resolve_province)
+
+
+SUBJECT_RESOLVERS = {"province": resolve_province, "sector": resolve_sector,
+                     "authority-type": resolve_authority_type, "procedure": resolve_procedure}
+PERIOD = string_param("period", "A year from 2019 to the latest year of the release served, or `all` (every year "
+                      "pooled). Default: every year and `all`.", pattern="^([0-9]{4}|all)$")
+SUBJECT = string_param("subject", "One subject of the dimension: a province (plate code or name), a sector (id or "
+                       "name), an authority-type id or a procedure id. Not allowed with `dimension=overall`. "
+                       "Default: every subject.")
+
+
+def _release():
+    """The release served, read once per request."""
+    if "active_release" not in g:
+        g.active_release = get_active_release(db_session())
+    return g.active_release
+
+
+def check_subject_and_period(values: dict[str, Any]) -> list[dict[str, str]]:
+    """Resolve `subject` for its dimension and bound `period` by the release served (decisions.md)."""
+    errors = []
+    dimension = values["dimension"]
+    if values.get("subject") is not None:
+        if dimension == "overall":
+            errors.append({"parameter": "subject", "message": "not allowed with dimension=overall"})
+        else:
+            try:
+                values["subject"] = str(SUBJECT_RESOLVERS[dimension](values["subject"]))
+            except ValueError as exc:
+                errors.append({"parameter": "subject", "message": str(exc)})
+    period = values.get("period")
+    if period is not None and period != "all":
+        release = _release()
+        latest = release.latest_year if release else 2019
+        if not (period.isdigit() and 2019 <= int(period) <= latest):
+            errors.append({"parameter": "period", "message": f"must be a year from 2019 to {latest}, or all"})
+    return errors
+
+
+def check_cursor_release(values: dict[str, Any]) -> list[dict[str, str]]:
+    """A cursor's positions belong to the release it was issued for."""
+    cursor = values.get("cursor")
+    if cursor is not None and (_release() is None or cursor.position[0] != _release().id):
+        return [{"parameter": "cursor", "message": "a new release is served since this cursor was issued; "
+                 "start again without cursor"}]
+    return []
+
+
+def _is_release_position(position: Any) -> bool:
+    return isinstance(position, list) and len(position) == 2 and all(type(x) is int for x in position)
+
+
+PAGING = paging(_is_release_position)
+
+
+def check_scope(kind: str):
+    """top-authorities / top-contractors: exactly one of province or sector, and a method that fits it."""
+    province_methods = {"top-authorities": ["tender", "direct"], "top-contractors": ["tender", "direct", "headquartered"]}[kind]
+
+    def check(values: dict[str, Any]) -> list[dict[str, str]]:
+        has_province, has_sector = values.get("province") is not None, values.get("sector") is not None
+        if has_province == has_sector:
+            message = "give exactly one of province or sector"
+            return [{"parameter": "province", "message": message}, {"parameter": "sector", "message": message}]
+        allowed = province_methods if has_province else ["tender"]
+        if values["method"] not in allowed:
+            scope = "a province" if has_province else "a sector"
+            return [{"parameter": "method", "message": f"with {scope} the method must be one of: {', '.join(allowed)}"}]
+        return []
+
+    return check
+
+
+def page(kind: str, keys: dict[str, str], values: dict[str, Any], params: tuple[Param, ...], *,
+         alternative_order: bool = False) -> Reply:
+    """One page of a statistics endpoint from the release served, with a cursor bound to release and filters."""
+    release = _release()
+    if release is None:
+        return Reply(page_envelope([], 0, None), NO_RELEASE)
+    after = values["cursor"].position[1] if values.get("cursor") is not None else None
+    rows, total = list_items(db_session(), release_id=release.id, kind=kind, keys=keys, after=after,
+                             limit=values["limit"] + 1, alternative_order=alternative_order)
+    body = finish_page(rows, total, values, params, position=lambda seq: [release.id, seq])
+    return Reply(body, f"release-{release.id}")
+
+
+def _index_endpoint(path: str, kind: str, schema: str, doc: str) -> None:
+    params = (enum_param("dimension", INDEX_DIMENSIONS[kind], "What to break the statistics down by.", "overall"),
+              SUBJECT, PERIOD, *PAGING)
+
+    def handler(values: dict[str, Any]) -> Reply:
+        keys = {"key1": values["dimension"]}
+        if values["subject"] is not None:
+            keys["key2"] = values["subject"]
+        if values["period"] is not None:
+            keys["key3"] = values["period"]
+        return page(kind, keys, values, params)
+
+    handler.__name__ = f"list_{kind.replace('-', '_')}_indices"
+    handler.__doc__ = doc
+    area.get(path, cost=1, params=params, checks=[check_subject_and_period, check_cursor_release],
+             response_schema=f"{schema}Page")(handler)
+
+
+_index_endpoint("/competition-indices", "competition", "CompetitionIndex",
+                "Competition indices per dimension, subject and period\nNumber of tenders, single-bid shares (with "
+                "their denominator `lotsWithBids`), average lots and average discount against the estimated cost.")
+_index_endpoint("/concentration-indices", "concentration", "ConcentrationIndex",
+                "Concentration of contract winners\nContracts, firms, CR1/CR4/CR10 value shares and the "
+                "Herfindahl-Hirschman index (0 to 10,000).")
+_index_endpoint("/direct-procurement-indices", "direct", "DirectProcurementIndex",
+                "Direct procurement (doğrudan temin) amount distribution\nPurchases, median, mean, total, p95, p99, "
+                "largest and the largest purchase's share, in nominal TRY. 2025 is the reference year.")
+_index_endpoint("/localization-indices", "localization", "LocalizationIndex",
+                "Share of contracts won by suppliers from the authority's own province\nBy count and by value, over "
+                "awarded lots whose contractor has a known province.")
+
+PROVINCE_SECTOR_PARAMS = (
+    _province("province", "Province of the buying authorities."),
+    string_param("sector", SECTOR_HELP, resolve_sector),
+    enum_param("sort", ["amount", "tenders"], "Order, descending; ties by province then sector.", "amount"),
+    *PAGING,
+)
+
+
+@area.get("/province-sectors", cost=1, params=PROVINCE_SECTOR_PARAMS, checks=[check_cursor_release],
+          response_schema="ProvinceSectorPage")
+def list_province_sectors(values: dict[str, Any]) -> Reply:
+    """Tender volume per province and sector, every year pooled
+    Tenders, value of awarded lots, and the parts won by local and by other suppliers. Cells whose tenders
+    have no awarded lot have null amounts and sort after every amount."""
+    keys = {k: str(values[p]) for k, p in (("key1", "province"), ("key2", "sector")) if values[p] is not None}
+    return page("province-sectors", keys, values, PROVINCE_SECTOR_PARAMS, alternative_order=values["sort"] == "tenders")
+
+
+FLOW_PARAMS = (_province("buyerProvince", "Province of the buying authorities."),
+               _province("supplierProvince", "Province of the suppliers' head offices."), *PAGING)
+
+
+@area.get("/supply-flows", cost=1, params=FLOW_PARAMS, checks=[check_cursor_release],
+          response_schema="SupplyFlowPage")
+def list_supply_flows(values: dict[str, Any]) -> Reply:
+    """Contracts from authorities of one province to suppliers of another or the same province
+    Every year pooled, largest amount first; ties by buyer then supplier province."""
+    keys = {k: str(values[p]) for k, p in (("key1", "buyerProvince"), ("key2", "supplierProvince")) if values[p] is not None}
+    return page("supply-flows", keys, values, FLOW_PARAMS)
+
+
+def _ranking_endpoint(path: str, kind: str, schema: str, methods: list[str], doc: str) -> None:
+    params = (_province("province", "Give this or `sector`."),
+              string_param("sector", f"{SECTOR_HELP} Give this or `province`.", resolve_sector),
+              enum_param("method", methods, "How the amount was awarded; only `tender` goes with a sector.", "tender"),
+              *PAGING)
+
+    def handler(values: dict[str, Any]) -> Reply:
+        scope = "province" if values["province"] is not None else "sector"
+        keys = {"key1": scope, "key2": str(values[scope]), "key3": values["method"]}
+        return page(kind, keys, values, params)
+
+    handler.__name__ = f"list_{kind.replace('-', '_')}"
+    handler.__doc__ = doc
+    area.get(path, cost=1, params=params, checks=[check_scope(kind), check_cursor_release],
+             response_schema=f"{schema}Page")(handler)
+
+
+_ranking_endpoint("/top-authorities", "top-authorities", "TopAuthority", ["tender", "direct"],
+                  "The ten authorities that awarded the most by value\nIn a province (tenders, or `direct` purchases) "
+                  "or in a sector (tenders); ties by id. `limit` pages within the ten.")
+_ranking_endpoint("/top-contractors", "top-contractors", "TopContractor", ["tender", "direct", "headquartered"],
+                  "The ten contractors with the most value\nWon from authorities of a province or in a sector "
+                  "(tenders), by direct purchase in a province, or (`headquartered`) firms based in a province by "
+                  "everything they won anywhere.")
+
+
+@area.get("/sectors", cost=0, response_schema="SectorPage")
+def list_sectors(values: dict[str, Any]) -> Reply:
+    """The 43 sectors with ids, Turkish and English names and the CPV divisions each covers"""
+    items = [json_body({"id": s.id, "nameTr": s.name_tr, "nameEn": s.name_en, "cpvDivisions": s.extra.split(";")})
+             for s in sectors().values()]
+    return Reply(page_envelope(items, len(items), None), REFERENCE_VERSION)
+
+
+@area.get("/authority-types", cost=0, response_schema="AuthorityTypePage")
+def list_authority_types(values: dict[str, Any]) -> Reply:
+    """The kinds of buying authority, with ids and Turkish and English names"""
+    items = [json_body({"id": t.id, "nameTr": t.name_tr, "nameEn": t.name_en}) for t in authority_types().values()]
+    return Reply(page_envelope(items, len(items), None), REFERENCE_VERSION)
+
+
+@area.get("/datasets", cost=0, response_schema="Datasets")
+def get_datasets(values: dict[str, Any]) -> Reply:
+    """The release served: its week, when it was loaded, whether it is synthetic, and its source datasets
+    Each dataset with its row count and the citation its publisher asks for. All fields are null and
+    `datasets` is empty before the first release is loaded."""
+    release = _release()
+    if release is None:
+        empty = {"release": None, "releaseId": None, "publishedAt": None, "loadedAt": None, "synthetic": None,
+                 "latestYear": None, "datasets": []}
+        return Reply(json_body(empty), NO_RELEASE)
+    body = {
+        "release": release.name, "releaseId": release.id, "publishedAt": format_utc(release.published_at),
+        "loadedAt": format_utc(release.loaded_at), "synthetic": release.synthetic, "latestYear": release.latest_year,
+        "datasets": [{"name": d.name, "file": d.file, "rows": d.rows, "citation": d.citation, "url": d.url}
+                     for d in release.datasets],
+    }
+    return Reply(json_body(body), f"release-{release.id}")
+

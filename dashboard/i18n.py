@@ -1,0 +1,129 @@
+"""Every label of the dashboard in Turkish and English, in one catalogue."""
+
+from __future__ import annotations
+
+LANGUAGES = ("tr", "en")
+LABELS: dict[str, tuple[str, str]] = {
+    "app_title": ("Gösterge", "Gösterge"),
+    "language": ("Dil", "Language"),
+    "overview": ("Genel bakış", "Overview"),
+    "competition": ("Rekabet ve yoğunlaşma", "Competition and concentration"),
+    "direct": ("Doğrudan temin", "Direct procurement"),
+    "localization": ("Yerel tedarikçiler", "Local suppliers"),
+    "province_sectors": ("İl × sektör", "Province × sector"),
+    "flows": ("Tedarik akışları", "Supply flows"),
+    "rankings": ("Sıralamalar", "Rankings"),
+    "news": ("Haberler", "News"),
+    "api_key": ("API anahtarı", "API key"),
+    "admin": ("Yönetim", "Admin"),
+    "release": ("Yayın", "Release"),
+    "loaded_at": ("Yüklenme", "Loaded"),
+    "synthetic_badge": ("SENTETİK VERİ: gerçek ihale kayıtları değildir", "SYNTHETIC DATA: not real procurement records"),
+    "datasets": ("Veri setleri", "Datasets"),
+    "rows": ("Satır", "Rows"),
+    "citation": ("Atıf", "Citation"),
+    "headline_figures": ("Öne çıkan göstergeler", "Headline figures"),
+    "tenders": ("İhale sayısı", "Tenders"),
+    "single_bid_share": ("Tek teklifli pay", "Single-bid share"),
+    "average_discount": ("Ortalama indirim", "Average discount"),
+    "hhi": ("HHI", "HHI"),
+    "cr4": ("CR4", "CR4"),
+    "local_share_count": ("Yerel pay (sayı)", "Local share (count)"),
+    "local_share_value": ("Yerel pay (tutar)", "Local share (value)"),
+    "vs_year_before": ("önceki yıla göre", "on the year before"),
+    "latest_news": ("Son önemli haberler", "Latest important news"),
+    "dimension": ("Kırılım", "Breakdown"),
+    "subject": ("Konu", "Subject"),
+    "period": ("Dönem", "Period"),
+    "all_years": ("Tüm yıllar", "All years"),
+    "by_year": ("Yıllara göre", "By year"),
+    "on_map": ("Haritada", "On the map"),
+    "ranked": ("Sıralı", "Ranked"),
+    "count_behind": ("Dayanak sayı", "Cases behind"),
+    "few_cases": ("Az sayıda vakaya dayanıyor; dikkatle yorumlayın.", "Based on few cases; read with care."),
+    "download_csv": ("CSV indir", "Download CSV"),
+    "province": ("İl", "Province"),
+    "sector": ("Sektör", "Sector"),
+    "method": ("Yöntem", "Method"),
+    "buyer_province": ("Alıcı il", "Buyer province"),
+    "supplier_province": ("Tedarikçi il", "Supplier province"),
+    "top_n": ("İlk N akış", "Top N flows"),
+    "amount": ("Tutar (TL)", "Amount (TRY)"),
+    "local_amount": ("Yerel tutar", "Local amount"),
+    "other_amount": ("Diğer tutar", "Other amount"),
+    "contracts": ("Sözleşme", "Contracts"),
+    "purchases": ("Alım sayısı", "Purchases"),
+    "median": ("Medyan", "Median"),
+    "mean": ("Ortalama", "Mean"),
+    "p95": ("95. yüzdelik", "95th percentile"),
+    "p99": ("99. yüzdelik", "99th percentile"),
+    "max": ("En büyük", "Largest"),
+    "largest_share": ("En büyüğün payı", "Share of the largest"),
+    "top_authorities": ("En çok alım yapan 10 idare", "Top 10 authorities"),
+    "top_contractors": ("En çok kazanan 10 yüklenici", "Top 10 contractors"),
+    "rank": ("Sıra", "Rank"),
+    "name": ("Ad", "Name"),
+    "count": ("Adet", "Count"),
+    "source": ("Kaynak", "Source"),
+    "category": ("Kategori", "Category"),
+    "tags": ("Etiketler", "Tags"),
+    "tickers": ("Hisse kodları", "Tickers"),
+    "countries": ("Ülkeler", "Countries"),
+    "min_importance": ("En düşük önem", "Minimum importance"),
+    "sentiment": ("Ton", "Sentiment"),
+    "confident_only": ("Yalnız doğrulanmış özetler", "Only checked summaries"),
+    "since": ("Başlangıç", "Since"),
+    "until": ("Bitiş", "Until"),
+    "load_more": ("Daha fazla yükle", "Load more"),
+    "importance": ("Önem", "Importance"),
+    "not_confident": ("Özetteki bir sayı belgede bulunamadı ya da belge belirsiz: aslına bakın.",
+                      "A number in this summary was not found in the document, or the document was unclear: check the original."),
+    "machine_written": ("Başlık ve özetler yapay zekâ ile yazılmıştır ve hata içerebilir; asıl belge esastır.",
+                        "Headlines and summaries are machine-written and may contain errors; the original is authoritative."),
+    "original": ("Asıl belge", "Original document"),
+    "companies": ("Şirketler", "Companies"),
+    "no_items": ("Bu seçim için veri yok.", "No data for this choice."),
+    "amounts_in": ("Tutarlar", "Amounts"),
+    "nominal": ("Cari TL", "Nominal TRY"),
+    "real": ("Sabit fiyatlarla", "Real terms"),
+    "base_year": ("Baz yılı", "Base year"),
+    "email": ("E-posta", "E-mail"),
+    "apis": ("API'ler", "APIs"),
+    "request_key": ("Anahtar iste", "Request a key"),
+    "check_approval": ("Onayı kontrol et", "Check approval"),
+    "waiting_approval": ("E-postanızdaki bağlantıyla onay bekleniyor.", "Waiting for approval through the link in your e-mail."),
+    "your_key": ("Anahtarınız (yalnız bir kez gösterilir)", "Your key (shown only once)"),
+    "key_help": ("Her ücretli çağrı 1 kredi harcar; referans listeleri ücretsizdir. Anahtarı `Authorization: Bearer <anahtar>` başlığıyla ya da `apikey` parametresiyle gönderin. Hız sınırı aşılırsa 429 ve `Retry-After` döner.",
+                 "Each paid call costs 1 credit; reference lists are free. Send the key as the `Authorization: Bearer <key>` header or the `apikey` parameter. Past the rate limit the answer is 429 with `Retry-After`."),
+    "admin_key": ("Yönetici anahtarı", "Admin key"),
+    "upload_release": ("Haftalık yayını yükle (ZIP)", "Upload the weekly release (ZIP)"),
+    "upload": ("Yükle", "Upload"),
+    "release_history": ("Yayın geçmişi", "Release history"),
+    "activate": ("Etkinleştir", "Activate"),
+    "release_problems": ("Yayın reddedildi; sorunlar:", "The release was refused; problems:"),
+    "uploaded": ("Yeni yayın sunuluyor", "The new release is now served"),
+    "uploading": ("Yükleniyor ve hesaplanıyor…", "Uploading and computing…"),
+}
+
+
+def text(key: str, lang: str) -> str:
+    tr, en = LABELS[key]
+    return tr if lang == "tr" else en
+
+
+def number(value: float | int | None, lang: str, *, digits: int = 0) -> str:
+    """Thousands grouped as people read them: 1.234.567 in Turkish, 1,234,567 in English."""
+    if value is None:
+        return "–"
+    formatted = f"{value:,.{digits}f}"
+    return formatted.translate(str.maketrans(",.", ".,")) if lang == "tr" else formatted
+
+
+def share(value: float | None, lang: str) -> str:
+    if value is None:
+        return "–"
+    return f"%{number(100 * value, lang, digits=1)}" if lang == "tr" else f"{number(100 * value, lang, digits=1)}%"
+
+
+def money(value: float | None, lang: str) -> str:
+    return "–" if value is None else f"{number(value, lang)} TL" if lang == "tr" else f"TRY {number(value, lang)}"

@@ -1,0 +1,77 @@
+"""Page helpers shared by every page: language, URL state, errors, tables with CSV download."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import data
+from dashboard.client import ApiError
+from dashboard.i18n import LANGUAGES, text
+
+T = TypeVar("T")
+SMALL_COUNT = 30  # below this many cases a share is flagged as fragile
+
+
+def lang() -> str:
+    value = st.query_params.get("lang", "tr")
+    return value if value in LANGUAGES else "tr"
+
+
+def t(key: str) -> str:
+    return text(key, lang())
+
+
+def choose(label_key: str, options: list[str], *, name: str, labels: dict[str, str] | None = None,
+           default: str | None = None, sidebar: bool = True) -> str:
+    """A select box whose choice lives in the URL (`?name=value`), so a view can be shared as a link."""
+    current = st.query_params.get(name, default if default is not None else options[0])
+    index = options.index(current) if current in options else 0
+    place = st.sidebar if sidebar else st
+    value = place.selectbox(t(label_key), options, index=index, key=f"w_{name}",
+                            format_func=(lambda o: labels.get(o, o)) if labels else str)
+    st.query_params[name] = value
+    return value
+
+
+def guarded(read: Callable[[], T]) -> T:
+    """The data, or the API's problem shown as a sentence and the page stopped."""
+    try:
+        return read()
+    except ApiError as exc:
+        st.error(exc.message)
+        st.stop()
+        raise
+
+
+def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = None) -> None:
+    shown = frame.rename(columns=columns) if columns else frame
+    # Grouped digits for people on screen; the CSV keeps plain numbers for spreadsheets.
+    numbers = {c: st.column_config.NumberColumn(format="localized") for c in shown.select_dtypes("number").columns}
+    st.dataframe(shown, hide_index=True, use_container_width=True, column_config=numbers)
+    st.download_button(t("download_csv"), shown.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
+                       mime="text/csv", key=f"csv_{name}")
+
+
+def few_cases_note(counts: pd.Series) -> None:
+    if len(counts) and counts.min() < SMALL_COUNT:
+        st.caption(f"⚠ {t('few_cases')} ({t('count_behind')}: {int(counts.min())})")
+
+
+def keep(name: str, value: Any) -> None:
+    st.query_params[name] = str(value)
+
+
+def index_view(endpoint: str, dimensions: list[str]) -> tuple[str, str | None, pd.DataFrame]:
+    """The dimension and subject pickers of an index endpoint, and its items for the choice (stops when empty)."""
+    dimension = choose("dimension", dimensions, name="dimension")
+    options = data.subject_options(dimension)
+    subject = choose("subject", list(options), name="subject", labels=options) if options else None
+    frame = guarded(lambda: data.index(endpoint, dimension, subject))
+    if frame.empty:
+        st.info(t("no_items"))
+        st.stop()
+    return dimension, subject, frame

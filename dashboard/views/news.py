@@ -1,0 +1,73 @@
+"""News: every filter of the articles endpoint, in Turkish or English, loaded page by page."""
+
+from datetime import date
+
+import streamlit as st
+
+from dashboard import data
+from dashboard.ui import guarded, lang, t
+
+st.title(t("news"))
+st.caption(t("machine_written"))
+sidebar = st.sidebar
+query = st.query_params  # every filter lives in the URL, so a filtered feed can be shared as a link
+CATEGORIES = ["", "monetary-policy", "macro-data", "regulation", "banking", "capital-markets", "corporate", "earnings",
+              "m-and-a", "management", "debt", "fiscal", "trade", "energy", "other"]
+SENTIMENTS = ["", "positive", "negative", "neutral", "mixed"]
+
+
+def _date(name: str):  # noqa: ANN202
+    try:
+        return date.fromisoformat(query.get(name, ""))
+    except ValueError:
+        return None
+
+
+sources = sidebar.multiselect(t("source"), ["fed", "ecb", "sec", "resmi-gazete"], key="w_sources",
+                              default=[s for s in query.get("source", "").split(",") if s in ("fed", "ecb", "sec", "resmi-gazete")])
+category = sidebar.selectbox(t("category"), CATEGORIES, key="w_category",
+                             index=CATEGORIES.index(query.get("category", "")) if query.get("category", "") in CATEGORIES else 0)
+tags = sidebar.text_input(t("tags"), value=query.get("tag", ""), key="w_tags")
+tickers = sidebar.text_input(t("tickers"), value=query.get("ticker", ""), key="w_tickers")
+countries = sidebar.text_input(t("countries"), value=query.get("country", ""), key="w_countries")
+importance = sidebar.slider(t("min_importance"), 1, 5, int(query.get("minImportance", "1")) if query.get("minImportance", "1") in "12345" else 1,
+                            key="w_importance")
+sentiment = sidebar.selectbox(t("sentiment"), SENTIMENTS, key="w_sentiment",
+                              index=SENTIMENTS.index(query.get("sentiment", "")) if query.get("sentiment", "") in SENTIMENTS else 0)
+confident = sidebar.checkbox(t("confident_only"), value=query.get("confident") == "true", key="w_confident")
+since = sidebar.date_input(t("since"), value=_date("since"), key="w_since")
+until = sidebar.date_input(t("until"), value=_date("until"), key="w_until")
+
+params = (("source", ",".join(sources)), ("category", category), ("tag", tags), ("ticker", tickers),
+          ("country", countries), ("minImportance", importance if importance > 1 else None),
+          ("sentiment", sentiment), ("confident", "true" if confident else None),
+          ("since", since.isoformat() if since else None), ("until", until.isoformat() if until else None))
+params = tuple((k, v) for k, v in params if v)
+for name in ("source", "category", "tag", "ticker", "country", "minImportance", "sentiment", "confident", "since", "until"):
+    query.pop(name, None)
+query.update({k: str(v) for k, v in params})
+if st.session_state.get("news_filters") != params:
+    st.session_state.news_filters, st.session_state.news_cursors = params, [None]
+
+articles, total = [], 0
+for cursor in st.session_state.news_cursors:
+    page = guarded(lambda cursor=cursor: data.get("/v1/finance-news/articles", params + ((("cursor", cursor),) if cursor else ())))
+    articles += page["items"]
+    total, next_cursor = page["total"], page["next_cursor"]
+st.caption(f"{len(articles)} / {total}")
+for article in articles:
+    with st.container(border=True):
+        title, summary = (article["titleTr"], article["summaryTr"]) if lang() == "tr" else (article["titleEn"], article["summaryEn"])
+        st.markdown(f"**{title}**")
+        st.caption(f"{article['sourceName']} · {article['publishedAt'].replace('T', ' ')[:16]} · {article['category']} · "
+                   f"{t('sentiment')}: {article['sentiment']} · {t('importance')}: {'★' * article['importance']}")
+        st.write(summary)
+        companies = ", ".join(c["name"] + (f" ({c['ticker']})" if c["ticker"] else "") for c in article["companies"])
+        if companies:
+            st.caption(f"{t('companies')}: {companies}")
+        if not article["confident"]:
+            st.warning(t("not_confident"))
+        st.link_button(t("original"), article["url"])
+if next_cursor and st.button(t("load_more")):
+    st.session_state.news_cursors.append(next_cursor)
+    st.rerun()

@@ -1,0 +1,1 @@
+"""Loaders: fetch, parse and compute what the store serves."""

@@ -1,0 +1,1 @@
+"""Finance news: the four sources, their documents, the summaries and the checks on them."""

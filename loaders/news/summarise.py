@@ -1,0 +1,183 @@
+"""Bilingual summaries from any OpenAI-compatible chat-completions server, checked before storing."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import requests
+
+from loaders.news.checks import country_codes, split_sentences, ungrounded_numbers
+from loaders.news.documents import Document
+from loaders.news.sources import CATEGORY_IDS as CATEGORIES
+from loaders.news.sources import SENTIMENT_IDS as SENTIMENTS
+from loaders.news.sources import SOURCES, article_id
+from loaders.settings import LoaderSettings
+from store.times import format_utc
+
+log = logging.getLogger("gosterge.loaders.news")
+MAX_DOCUMENT_CHARS = 12_000
+MAX_TAGS = 8
+RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504}
+
+SYSTEM_PROMPT = f"""You summarise one official document for a financial news service, in Turkish and English.
+Use only facts stated in the document; copy every number exactly as the document gives it.
+Answer with one JSON object and nothing else, with these keys:
+"titleTr", "titleEn": headlines of at most 140 characters;
+"summaryTr", "summaryEn": 2 to 4 full sentences each;
+"category": one of {", ".join(CATEGORIES)};
+"tags": up to {MAX_TAGS} short lower-case English topic words;
+"companies": list of {{"name": ...}} for companies the document is about;
+"countries": ISO 3166-1 alpha-2 codes of the countries concerned;
+"sentiment": one of {", ".join(SENTIMENTS)};
+"importance": 1 (routine) to 5 (market-moving);
+"unclear": true if the document is too unclear or too short to summarise reliably, else false."""
+
+
+class SummaryError(Exception):
+    """No acceptable summary after every attempt; the reason is recorded as a failure."""
+
+
+class LlmClient:
+    """A chat-completions client with a time limit and retries with backoff (Retry-After honoured)."""
+
+    def __init__(self, settings: LoaderSettings, *, session: requests.Session | None = None, sleep=time.sleep):  # noqa: ANN001
+        if not settings.llm_base_url:
+            raise SummaryError("GOSTERGE_LLM_BASE_URL is not set")
+        self.settings = settings
+        self.http = session or requests.Session()
+        self.sleep = sleep
+
+    def complete(self, messages: list[dict[str, str]]) -> str:
+        url = self.settings.llm_base_url.rstrip("/") + "/chat/completions"
+        headers = {"Content-Type": "application/json"}
+        if self.settings.llm_api_key:
+            headers["Authorization"] = f"Bearer {self.settings.llm_api_key}"
+        body = {"model": self.settings.llm_model, "messages": messages, "temperature": 0,
+                "response_format": {"type": "json_object"}}
+        last = "no attempt made"
+        for attempt in range(self.settings.llm_attempts):
+            try:
+                response = self.http.post(url, json=body, headers=headers, timeout=self.settings.llm_timeout_seconds)
+            except requests.RequestException as exc:
+                last = f"{type(exc).__name__}: {exc}"
+                self.sleep(self._backoff(attempt, None))
+                continue
+            if response.status_code == 200:
+                try:
+                    return response.json()["choices"][0]["message"]["content"]
+                except (ValueError, KeyError, IndexError, TypeError):
+                    last = "the server's answer is not a chat completion"
+            elif response.status_code in RETRY_STATUSES:
+                last = f"HTTP {response.status_code}"
+            else:
+                raise SummaryError(f"the model server refused the request: HTTP {response.status_code}")
+            self.sleep(self._backoff(attempt, response.headers.get("Retry-After")))
+        raise SummaryError(f"the model server failed {self.settings.llm_attempts} times; last: {last}")
+
+    @staticmethod
+    def _backoff(attempt: int, retry_after: str | None) -> float:
+        if retry_after and retry_after.isdigit():
+            return min(float(retry_after), 60.0)
+        return min(0.5 * 2**attempt, 8.0)
+
+
+def check_answer(answer: Any) -> list[str]:
+    """Rule breaks that make an answer unusable (the model is asked again with them)."""
+    if not isinstance(answer, dict):
+        return ["the answer must be a JSON object"]
+    problems = []
+    for key in ("titleTr", "titleEn", "summaryTr", "summaryEn"):
+        value = answer.get(key)
+        if not isinstance(value, str) or not value.strip():
+            problems.append(f"{key} must be a non-empty string")
+        elif key.startswith("title") and len(value) > 200:
+            problems.append(f"{key} is longer than 200 characters")
+        elif key.startswith("summary") and not 2 <= len(split_sentences(value)) <= 4:
+            problems.append(f"{key} has {len(split_sentences(value))} sentences; write 2 to 4")
+    if answer.get("category") not in CATEGORIES:
+        problems.append(f"category must be one of {', '.join(CATEGORIES)}")
+    if answer.get("sentiment") not in SENTIMENTS:
+        problems.append(f"sentiment must be one of {', '.join(SENTIMENTS)}")
+    importance = answer.get("importance")
+    if not isinstance(importance, int) or isinstance(importance, bool) or not 1 <= importance <= 5:
+        problems.append("importance must be a whole number from 1 to 5")
+    countries = answer.get("countries", [])
+    if not isinstance(countries, list) or any(not isinstance(c, str) or c.upper() not in country_codes() for c in countries):
+        problems.append("countries must be ISO 3166-1 alpha-2 codes")
+    tags = answer.get("tags", [])
+    if not isinstance(tags, list) or any(not isinstance(t, str) or not t.strip() for t in tags):
+        problems.append("tags must be a list of words")
+    companies = answer.get("companies", [])
+    if not isinstance(companies, list) or any(not isinstance(c, dict) or not isinstance(c.get("name"), str)
+                                              for c in companies):
+        problems.append('companies must be a list of {"name": ...}')
+    return problems
+
+
+def _messages(document: Document) -> list[dict[str, str]]:
+    header = f"Source: {SOURCES[document.source].name}\nTitle: {document.title}\nPublished: {format_utc(document.published_at)}"
+    if document.filing_items:
+        header += "\n8-K items: " + "; ".join(document.filing_items)
+    return [{"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": f"{header}\n\nDocument:\n{document.text[:MAX_DOCUMENT_CHARS]}"}]
+
+
+def summarise(document: Document, client: LlmClient, *, now: datetime | None = None) -> dict[str, Any]:
+    """An article for `document`, or SummaryError; an answer breaking a rule is asked for again."""
+    messages = _messages(document)
+    problems: list[str] = []
+    for _ in range(client.settings.llm_attempts):
+        content = client.complete(messages)
+        try:
+            answer = json.loads(content)
+        except (TypeError, json.JSONDecodeError):
+            problems = ["the answer is not valid JSON"]
+        else:
+            problems = check_answer(answer)
+            if not problems:
+                return build_article(document, answer, model=client.settings.llm_model, now=now)
+        log.info("summary of %s refused: %s", document.url, "; ".join(problems))
+        messages = [*messages, {"role": "assistant", "content": str(content)[:4000]},
+                    {"role": "user", "content": "Your answer breaks these rules: " + "; ".join(problems)
+                     + ". Answer again with the corrected JSON object only."}]
+    raise SummaryError("; ".join(problems))
+
+
+def build_article(document: Document, answer: dict[str, Any], *, model: str, now: datetime | None = None) -> dict[str, Any]:
+    """The stored article: the model's text plus the service's own facts; `confident` is the service's call."""
+    generated = " ".join(answer[k] for k in ("titleTr", "titleEn", "summaryTr", "summaryEn"))
+    missing = ungrounded_numbers(generated, f"{document.title}\n{document.text}")
+    companies = [{"name": c.name, "ticker": c.ticker} for c in document.companies]
+    known = {c["name"].lower() for c in companies}
+    for company in answer.get("companies", []):
+        name = " ".join(company["name"].split())
+        if name and name.lower() not in known:
+            companies.append({"name": name, "ticker": None})  # tickers are never taken from the model
+            known.add(name.lower())
+    return {
+        "id": article_id(document.source, document.url),
+        "source": document.source,
+        "sourceName": SOURCES[document.source].name,
+        "url": document.url,
+        "publishedAt": format_utc(document.published_at),
+        "language": document.language,
+        "originalTitle": document.title,
+        "titleTr": answer["titleTr"].strip(), "titleEn": answer["titleEn"].strip(),
+        "summaryTr": answer["summaryTr"].strip(), "summaryEn": answer["summaryEn"].strip(),
+        "section": document.section,
+        "category": answer["category"],
+        "tags": list(dict.fromkeys(t.strip().lower() for t in answer.get("tags", [])))[:MAX_TAGS],
+        "companies": companies,
+        "countries": sorted({c.upper() for c in answer.get("countries", [])}),
+        "sentiment": answer["sentiment"],
+        "importance": answer["importance"],
+        "confident": not missing and not bool(answer.get("unclear")),
+        "filingItems": list(document.filing_items) if document.filing_items else None,
+        "model": model,
+        "summarizedAt": format_utc(now or datetime.now(UTC)),
+    }
+

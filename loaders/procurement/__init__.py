@@ -1,0 +1,1 @@
+"""Procurement releases: open, validate, compute the statistics, store; and a synthetic generator."""

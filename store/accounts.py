@@ -1,0 +1,107 @@
+"""Self-registration requests: created with two secret tokens, decided once by the mailbox owner,
+and turned into a key exactly once when polled."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from store.errors import NotFoundError, StoreError
+from store.keys import create_key, hash_key
+from store.models import AccountRequest
+from store.times import as_utc
+
+TOKEN_BYTES = 32  # 256 bits, well past the 128 asked for
+
+
+class GoneError(StoreError):
+    """The request was refused, has expired, or its key was already handed out."""
+
+
+class DecisionError(StoreError):
+    """The request was already decided."""
+
+
+@dataclass(frozen=True)
+class NewRequest:
+    row: AccountRequest
+    decision_token: str
+    poll_token: str
+
+
+def create_request(session: Session, *, email: str, apis: list[str], now: datetime, lifetime: timedelta,
+                   client_address: str) -> NewRequest:
+    decision, poll = secrets.token_urlsafe(TOKEN_BYTES), secrets.token_urlsafe(TOKEN_BYTES)
+    row = AccountRequest(id=secrets.token_urlsafe(12), email=email, apis=",".join(apis), status="pending",
+                         created_at=now, expires_at=now + lifetime, decision_token_hash=hash_key(decision),
+                         poll_token_hash=hash_key(poll), client_address=client_address[:64])
+    session.add(row)
+    session.flush()
+    return NewRequest(row, decision, poll)
+
+
+def count_recent_requests(session: Session, email: str, *, since: datetime) -> int:
+    return session.scalar(select(func.count()).select_from(AccountRequest).where(
+        AccountRequest.email == email, AccountRequest.created_at >= since)) or 0
+
+
+def _get(session: Session, request_id: str) -> AccountRequest:
+    row = session.get(AccountRequest, request_id)
+    if row is None:
+        raise NotFoundError("no such request")
+    return row
+
+
+def _matches(token: str, stored: str | None) -> bool:
+    # Compare digests in constant time, so that response timing says nothing about a guess.
+    return stored is not None and hmac.compare_digest(hash_key(token), stored)
+
+
+def check_decision_token(session: Session, request_id: str, token: str, *, now: datetime) -> AccountRequest:
+    """The pending request the decision link is for; NotFoundError for a wrong id or token."""
+    row = _get(session, request_id)
+    if not _matches(token, row.decision_token_hash):
+        raise NotFoundError("no such request")
+    if row.status != "pending":
+        raise DecisionError(f"the request was already {row.status}")
+    if as_utc(row.expires_at) <= now:
+        raise GoneError("the request has expired")
+    return row
+
+
+def decide(session: Session, request_id: str, token: str, *, approve: bool, now: datetime) -> AccountRequest:
+    """Approve or refuse once; the decision token is spent either way."""
+    row = check_decision_token(session, request_id, token, now=now)
+    row.status = "approved" if approve else "refused"
+    row.decided_at = now
+    row.decision_token_hash = None
+    return row
+
+
+def poll(session: Session, request_id: str, token: str, *, now: datetime, key_lifetime: timedelta, credits: int,
+         rate: str) -> tuple[AccountRequest, str | None]:
+    """(request, key): the key exactly once after approval; GoneError after that, on refusal or expiry."""
+    row = _get(session, request_id)
+    if not _matches(token, row.poll_token_hash):
+        raise NotFoundError("no such request")
+    if row.status in ("refused", "delivered"):
+        raise GoneError(f"the request was {row.status}")
+    if row.status == "pending":
+        if as_utc(row.expires_at) <= now:
+            raise GoneError("the request expired before it was approved")
+        return row, None
+    # One conditional UPDATE claims the delivery, so two polls at once cannot both receive a key.
+    claimed = session.execute(update(AccountRequest).where(AccountRequest.id == row.id,
+                                                           AccountRequest.status == "approved")
+                              .values(status="delivered").execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        raise GoneError("the key was already handed out")
+    key_row, key = create_key(session, apis=row.apis.split(","), credits=credits, rate=rate, now=now,
+                              expires_at=now + key_lifetime, label=f"self-registered {row.email}")
+    row.status, row.key_id = "delivered", key_row.id
+    return row, key

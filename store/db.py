@@ -1,0 +1,133 @@
+"""Engine and session set-up: SQLite (WAL, foreign keys, a statement time limit) or PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import ColumnElement, MetaData, create_engine, event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from store.errors import classify_database_error
+
+# One naming convention so that constraint names are the same on SQLite and PostgreSQL.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+# How many SQLite virtual-machine steps pass between two checks of the deadline.
+SQLITE_PROGRESS_STEPS = 20_000
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def create_store_engine(url: str, *, statement_timeout_ms: int | None = None, pool_size: int = 5) -> Engine:
+    """Create an engine for `url` with the pragmas and limits the service relies on."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        _configure_sqlite(engine, statement_timeout_ms)
+        return engine
+    parsed = make_url(url)
+    connect_args: dict = {"connect_timeout": 3}
+    options = [str(parsed.query["options"])] if "options" in parsed.query else []
+    if statement_timeout_ms:
+        options.append(f"-c statement_timeout={int(statement_timeout_ms)}")
+    if options:
+        connect_args["options"] = " ".join(options)
+    return create_engine(
+        parsed.difference_update_query(["options"]),
+        connect_args=connect_args,
+        pool_pre_ping=True,  # a restarted PostgreSQL leaves dead connections in the pool
+        pool_size=pool_size,
+        max_overflow=pool_size * 2,
+        pool_timeout=5,
+    )
+
+
+def _configure_sqlite(engine: Engine, statement_timeout_ms: int | None) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, record):  # noqa: ANN001
+        # pysqlite opens transactions lazily on its own; let SQLAlchemy's BEGIN decide instead.
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.close()
+        state = {"deadline": None}
+        record.info["deadline"] = state
+        if statement_timeout_ms:
+            # SQLite has no statement_timeout; a progress handler that returns non-zero
+            # aborts the running statement with "interrupted".
+            def _check() -> int:
+                deadline = state["deadline"]
+                return 1 if deadline is not None and time.monotonic() > deadline else 0
+
+            dbapi_conn.set_progress_handler(_check, SQLITE_PROGRESS_STEPS)
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):  # noqa: ANN001
+        conn.exec_driver_sql("BEGIN")
+
+    if statement_timeout_ms:
+        @event.listens_for(engine, "before_cursor_execute")
+        def _arm(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
+            conn.info["deadline"]["deadline"] = time.monotonic() + statement_timeout_ms / 1000
+
+        @event.listens_for(engine, "after_cursor_execute")
+        def _disarm(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
+            conn.info["deadline"]["deadline"] = None
+
+
+class unindexed(ColumnElement):  # noqa: N801  (reads like the SQL function it stands for)
+    """A column that SQLite may not use an index for (`+column`); other databases see the column itself."""
+
+    inherit_cache = True
+
+    def __init__(self, column: Any):
+        self.column = column
+        self.type = column.type
+
+
+@compiles(unindexed)
+def _unindexed(element: unindexed, compiler: Any, **kw: Any) -> str:
+    return compiler.process(element.column, **kw)
+
+
+@compiles(unindexed, "sqlite")
+def _unindexed_sqlite(element: unindexed, compiler: Any, **kw: Any) -> str:
+    return "+" + compiler.process(element.column, **kw)
+
+
+def make_session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+@contextmanager
+def session_scope(factory: sessionmaker[Session]) -> Iterator[Session]:
+    """One unit of work: commit on success, roll back on error, map driver failures to store errors."""
+    session = factory()
+    try:
+        yield session
+        session.commit()
+    except DBAPIError as exc:
+        session.rollback()
+        raise classify_database_error(exc) from exc
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()

@@ -1,0 +1,101 @@
+"""API keys: create, look up by hash, revoke, top up, and the atomic credit debit."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from store.errors import InsufficientCreditsError, NotFoundError
+from store.models import ApiKey, AuditEntry
+
+KEY_PREFIX = "gk_"
+KEY_RANDOM_BYTES = 32
+
+
+def hash_key(key: str) -> str:
+    """Digest under which a key is stored; keys carry 256 random bits, so no salt is needed."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def new_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(KEY_RANDOM_BYTES)
+
+
+def create_key(
+    session: Session,
+    *,
+    apis: list[str],
+    credits: int,
+    rate: str,
+    now: datetime,
+    expires_at: datetime | None = None,
+    is_admin: bool = False,
+    label: str = "",
+) -> tuple[ApiKey, str]:
+    """Store a new key and return it with the clear key, which is never stored."""
+    key = new_key()
+    row = ApiKey(
+        key_hash=hash_key(key),
+        prefix=key[:10],
+        label=label,
+        apis=",".join(sorted(set(apis))),
+        credits=credits,
+        rate=rate,
+        is_admin=is_admin,
+        created_at=now,
+        expires_at=expires_at,
+    )
+    session.add(row)
+    session.flush()
+    return row, key
+
+
+def find_key(session: Session, key: str) -> ApiKey | None:
+    """The key row for a clear key, or None; expiry and revocation are the caller's to judge."""
+    return session.scalars(select(ApiKey).where(ApiKey.key_hash == hash_key(key))).first()
+
+
+def get_key(session: Session, key_id: int) -> ApiKey:
+    row = session.get(ApiKey, key_id)
+    if row is None:
+        raise NotFoundError(f"no key with id {key_id}")
+    return row
+
+
+def list_keys(session: Session) -> list[ApiKey]:
+    return list(session.scalars(select(ApiKey).order_by(ApiKey.id)))
+
+
+def revoke_key(session: Session, key_id: int, *, now: datetime) -> ApiKey:
+    row = get_key(session, key_id)
+    if row.revoked_at is None:
+        row.revoked_at = now
+    return row
+
+
+def add_credits(session: Session, key_id: int, amount: int) -> ApiKey:
+    get_key(session, key_id)
+    session.execute(update(ApiKey).where(ApiKey.id == key_id).values(credits=ApiKey.credits + amount))
+    session.flush()
+    return get_key(session, key_id)
+
+
+def debit_credits(session: Session, key_id: int, cost: int) -> None:
+    """Take `cost` credits in one conditional UPDATE, so that concurrent calls never overspend."""
+    result = session.execute(
+        update(ApiKey)
+        .where(ApiKey.id == key_id, ApiKey.credits >= cost)
+        .values(credits=ApiKey.credits - cost)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        raise InsufficientCreditsError(f"key {key_id} holds fewer than {cost} credits")
+
+
+def record_audit(session: Session, *, actor: str, action: str, target: str, detail: str, now: datetime) -> None:
+    session.add(AuditEntry(at=now, actor=actor, action=action, target=target, detail=detail))
+

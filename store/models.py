@@ -1,0 +1,229 @@
+"""Typed table models: keys and their audit trail, procurement releases and served items, news articles."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from store.db import Base
+
+
+class SchemaVersion(Base):
+    __tablename__ = "schema_version"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+class DataVersion(Base):
+    """A counter bumped by every write to one kind of data, so that readers can cache what derives from it."""
+
+    __tablename__ = "data_versions"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class ApiKey(Base):
+    """An API key: only its SHA-256 digest is kept, never the key itself."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(String(200), default="")
+    apis: Mapped[str] = mapped_column(String(200))  # comma-separated API names
+    credits: Mapped[int] = mapped_column(BigInteger, default=0)
+    rate: Mapped[str] = mapped_column(String(40))
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    @property
+    def api_list(self) -> list[str]:
+        return [a for a in self.apis.split(",") if a]
+
+
+class AccountRequest(Base):
+    """A self-registration waiting for, or past, the mailbox owner's decision; tokens are kept as hashes."""
+
+    __tablename__ = "account_requests"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    apis: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(12))  # pending, approved, refused, delivered
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    decision_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    poll_token_hash: Mapped[str] = mapped_column(String(64))
+    client_address: Mapped[str] = mapped_column(String(64), default="")
+    key_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id"), nullable=True)
+
+
+class AuditEntry(Base):
+    """Who did what to keys and releases, and when."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    actor: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(60))
+    target: Mapped[str] = mapped_column(String(200), default="")
+    detail: Mapped[str] = mapped_column(Text, default="")
+
+
+class Release(Base):
+    """One loaded weekly procurement release; exactly one is active (served) at a time."""
+
+    __tablename__ = "releases"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(20))
+    published_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    loaded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    synthetic: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_active: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    uploaded_by: Mapped[str] = mapped_column(String(100), default="cli")
+    latest_year: Mapped[int] = mapped_column(Integer)
+    total_rows: Mapped[int] = mapped_column(BigInteger, default=0)
+
+    datasets: Mapped[list[ReleaseDataset]] = relationship(
+        back_populates="release", cascade="all, delete-orphan", order_by="ReleaseDataset.position"
+    )
+
+
+class ReleaseDataset(Base):
+    """A source dataset of a release as its manifest names it."""
+
+    __tablename__ = "release_datasets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    release_id: Mapped[int] = mapped_column(ForeignKey("releases.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(100))
+    file: Mapped[str] = mapped_column(String(200))
+    rows: Mapped[int] = mapped_column(BigInteger)
+    citation: Mapped[str] = mapped_column(Text, default="")
+    url: Mapped[str] = mapped_column(Text, default="")
+
+    release: Mapped[Release] = relationship(back_populates="datasets")
+
+
+class StatItem(Base):
+    """One served item of a procurement endpoint, computed at load time and kept as its JSON body.
+
+    The three keys hold what the endpoint filters on, per `kind`:
+    index kinds (competition, concentration, direct, localization): dimension, subject, period;
+    province-sectors: province, sector; supply-flows: buyer province, supplier province;
+    top-authorities and top-contractors: scope ("province" or "sector"), scope id, method.
+    `seq` is the item's position in the endpoint's order, `seq_alt` in its alternative order
+    (province-sectors sorted by tenders), so that paging is a keyset walk over an index.
+    """
+
+    __tablename__ = "stat_items"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    release_id: Mapped[int] = mapped_column(ForeignKey("releases.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(30))
+    key1: Mapped[str] = mapped_column(String(40), default="")
+    key2: Mapped[str] = mapped_column(String(40), default="")
+    key3: Mapped[str] = mapped_column(String(40), default="")
+    seq: Mapped[int] = mapped_column(Integer)
+    seq_alt: Mapped[int] = mapped_column(Integer, default=0)
+    body: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        Index("ix_stat_items_lookup", "release_id", "kind", "key1", "key2", "key3", "seq"),
+        Index("ix_stat_items_order", "release_id", "kind", "seq"),
+        Index("ix_stat_items_order_alt", "release_id", "kind", "seq_alt"),
+    )
+
+
+# The newest-first walk of the article list; named so that SQLite can be told to use it.
+ORDER_INDEX = "ix_articles_order"
+
+
+class Article(Base):
+    """A summarised news article; list-valued fields are kept in child tables for filtering."""
+
+    __tablename__ = "articles"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    source: Mapped[str] = mapped_column(String(20))
+    url: Mapped[str] = mapped_column(Text)
+    published_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    category: Mapped[str] = mapped_column(String(30))
+    sentiment: Mapped[str] = mapped_column(String(10))
+    importance: Mapped[int] = mapped_column(Integer)
+    confident: Mapped[bool] = mapped_column(Boolean)
+    # Sortable key "<RFC 3339 UTC>|<id>": one column makes the keyset walk a single range scan.
+    order_key: Mapped[str] = mapped_column(String(80), unique=True)
+    body: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        Index(ORDER_INDEX, "order_key"),
+        Index("ix_articles_source_order", "source", "order_key"),
+        Index("ix_articles_category_order", "category", "order_key"),
+    )
+
+
+class ArticleFacet(Base):
+    """One value of a list-valued article field (tag, ticker, country) for filtering."""
+
+    __tablename__ = "article_facets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    article_id: Mapped[str] = mapped_column(ForeignKey("articles.id", ondelete="CASCADE"))
+    facet: Mapped[str] = mapped_column(String(10))
+    value: Mapped[str] = mapped_column(String(100))
+
+    __table_args__ = (
+        UniqueConstraint("article_id", "facet", "value", name="uq_article_facets_value"),
+        Index("ix_article_facets_lookup", "facet", "value", "article_id"),
+    )
+
+
+class SummaryFailure(Base):
+    """A document whose summary could not be produced or did not pass the checks."""
+
+    __tablename__ = "summary_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    article_id: Mapped[str] = mapped_column(String(40), index=True)
+    source: Mapped[str] = mapped_column(String(20))
+    url: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    reason: Mapped[str] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
+
+
+__all__ = [
+    "AccountRequest",
+    "ApiKey",
+    "Article",
+    "ArticleFacet",
+    "AuditEntry",
+    "DataVersion",
+    "Release",
+    "ReleaseDataset",
+    "SchemaVersion",
+    "StatItem",
+    "SummaryFailure",
+]

@@ -1,0 +1,83 @@
+"""Procurement releases and their served items: store a release whole, switch the active one, read items."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from itertools import islice
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.orm import Session
+
+from store.errors import NotFoundError
+from store.models import Release, ReleaseDataset, StatItem
+from store.pages import fetch_page
+
+INSERT_BATCH_ROWS = 5000
+
+
+def create_release(
+    session: Session,
+    *,
+    name: str,
+    published_at: datetime,
+    loaded_at: datetime,
+    synthetic: bool,
+    latest_year: int,
+    datasets: list[dict[str, Any]],
+    items: Iterable[dict[str, Any]],
+    uploaded_by: str,
+) -> Release:
+    """Insert a release with its datasets and items (inactive); the caller's transaction makes it whole."""
+    release = Release(
+        name=name, published_at=published_at, loaded_at=loaded_at, synthetic=synthetic, latest_year=latest_year,
+        uploaded_by=uploaded_by, total_rows=sum(int(d["rows"]) for d in datasets), is_active=False,
+    )
+    release.datasets = [
+        ReleaseDataset(position=i, name=d["name"], file=d["file"], rows=int(d["rows"]), citation=d.get("citation", ""),
+                       url=d.get("url", ""))
+        for i, d in enumerate(datasets)
+    ]
+    session.add(release)
+    session.flush()
+    rows: Iterator[dict[str, Any]] = ({**item, "release_id": release.id} for item in items)
+    while batch := list(islice(rows, INSERT_BATCH_ROWS)):
+        session.execute(insert(StatItem), batch)
+    return release
+
+
+def activate_release(session: Session, release_id: int) -> Release:
+    """Serve `release_id` from now on; one UPDATE pair inside the caller's transaction."""
+    release = session.get(Release, release_id)
+    if release is None:
+        raise NotFoundError(f"no release with id {release_id}")
+    session.execute(update(Release).where(Release.is_active.is_(True), Release.id != release_id).values(is_active=False))
+    release.is_active = True
+    session.flush()
+    return release
+
+
+def get_active_release(session: Session) -> Release | None:
+    return session.scalars(select(Release).where(Release.is_active.is_(True))).first()
+
+
+def list_releases(session: Session) -> list[Release]:
+    return list(session.scalars(select(Release).order_by(Release.id.desc())))
+
+
+def list_items(
+    session: Session,
+    *,
+    release_id: int,
+    kind: str,
+    keys: dict[str, str],
+    after: int | None,
+    limit: int,
+    alternative_order: bool = False,
+) -> tuple[list[tuple[int, str]], int]:
+    """A page of (position, body) of one endpoint's items matching `keys`, and the total that match."""
+    order = StatItem.seq_alt if alternative_order else StatItem.seq
+    where = [StatItem.release_id == release_id, StatItem.kind == kind]
+    where += [getattr(StatItem, column) == value for column, value in keys.items()]
+    return fetch_page(session, key=order, body=StatItem.body, where=where, after=after, descending=False, limit=limit)

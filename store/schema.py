@@ -1,0 +1,56 @@
+"""Versioned schema upgrades: each step moves an existing database one version on without losing data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import inspect, select
+from sqlalchemy.engine import Connection, Engine
+
+from store import models  # noqa: F401  (registers the tables on Base.metadata)
+from store.db import Base
+from store.models import ORDER_INDEX, AccountRequest, Article, DataVersion, SchemaVersion
+
+
+def _v1_initial(conn: Connection) -> None:
+    Base.metadata.create_all(conn)
+
+
+def _v2_data_versions(conn: Connection) -> None:
+    # A fresh database already has the table from step 1 (it creates every current table).
+    DataVersion.__table__.create(conn, checkfirst=True)
+
+
+def _v3_article_order_index(conn: Connection) -> None:
+    next(i for i in Article.__table__.indexes if i.name == ORDER_INDEX).create(conn, checkfirst=True)
+
+
+def _v4_account_requests(conn: Connection) -> None:
+    AccountRequest.__table__.create(conn, checkfirst=True)
+
+
+# Append a step for every change of the schema; never edit a step that has shipped.
+STEPS: list[Callable[[Connection], None]] = [_v1_initial, _v2_data_versions, _v3_article_order_index,
+                                             _v4_account_requests]
+CURRENT_VERSION = len(STEPS)
+
+
+def current_version(engine: Engine) -> int:
+    """The schema version of the database, 0 when it is empty."""
+    with engine.connect() as conn:
+        if not inspect(conn).has_table(SchemaVersion.__tablename__):
+            return 0
+        return conn.execute(select(SchemaVersion.version)).scalar() or 0
+
+
+def upgrade(engine: Engine) -> tuple[int, int]:
+    """Apply every missing step in one transaction; return (version before, version after)."""
+    before = current_version(engine)
+    with engine.begin() as conn:
+        for step in STEPS[before:]:
+            step(conn)
+        if before == 0:
+            conn.execute(SchemaVersion.__table__.insert().values(id=1, version=CURRENT_VERSION))
+        elif before < CURRENT_VERSION:
+            conn.execute(SchemaVersion.__table__.update().values(version=CURRENT_VERSION))
+    return before, CURRENT_VERSION

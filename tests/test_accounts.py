@@ -1,0 +1,198 @@
+"""Self-registration for automated agents, end to end through a real SMTP server on loopback."""
+
+from __future__ import annotations
+
+import re
+import socket
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from urllib.parse import urlparse
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from tests.helpers import assert_problem
+
+
+class Mailbox:
+    """aiosmtpd handler keeping every message it receives."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802, ANN001
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mailbox = Mailbox()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield f"smtp://127.0.0.1:{port}", mailbox
+    controller.stop()
+
+
+class Clock:
+    def __init__(self):
+        self.now = datetime(2026, 11, 22, 12, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def signup(make_app, smtp, clock):
+    url, mailbox = smtp
+    app = make_app(SMTP_URL=url, PUBLIC_BASE_URL="http://gosterge.test", CLOCK=clock)
+    return app, app.test_client(), mailbox
+
+
+def links(mailbox) -> dict[str, str]:  # noqa: ANN001
+    body = mailbox.messages[-1].get_payload(decode=True).decode()
+    found = re.findall(r"http://gosterge\.test(\S+)", body)
+    return {"approve": next(u for u in found if "action=approve" in u), "refuse": next(u for u in found if "action=refuse" in u)}
+
+
+def local(url: str) -> str:
+    parsed = urlparse(url)
+    return f"{parsed.path}?{parsed.query}"
+
+
+def register(client, email="owner@example.com", apis=("public-procurement",)):  # noqa: ANN001
+    return client.post("/v1/accounts", json={"email": email, "apis": list(apis)})
+
+
+def confirm(client, link: str):  # noqa: ANN001
+    page = client.get(link)
+    assert page.status_code == 200 and "<form method=\"post\">" in page.get_data(as_text=True)
+    token = re.search(r'name="token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    action = re.search(r'name="action" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    return client.post(link.split("?")[0], data={"token": token, "action": action})
+
+
+def test_agent_flow_from_mail_to_key(signup):
+    app, client, mailbox = signup
+    created = register(client)
+    assert created.status_code == 202
+    body = created.get_json()
+    assert body["status"] == "pending" and body["poll_url"].startswith("http://gosterge.test/v1/accounts/")
+    poll = local(body["poll_url"])
+    assert client.get(poll).status_code == 202
+    message = mailbox.messages[-1]
+    assert message["To"] == "owner@example.com"
+    approve = local("http://gosterge.test" + links(mailbox)["approve"])
+    # Opening the link (as a mail scanner would) decides nothing.
+    assert client.get(approve).status_code == 200
+    assert client.get(poll).status_code == 202
+    assert confirm(client, approve).status_code == 200
+    got = client.get(poll)
+    assert got.status_code == 200
+    key = got.get_json()["key"]
+    assert_problem(client.get(poll), 410, "gone")
+    headers = {"Authorization": f"Bearer {key}"}
+    assert client.get("/v1/public-procurement/sectors", headers=headers).status_code == 200
+    assert_problem(client.get("/v1/finance-news/sources", headers=headers), 403, "forbidden")
+
+
+def test_key_expires_after_its_lifetime(signup, clock):
+    app, client, mailbox = signup
+    poll = local(register(client).get_json()["poll_url"])
+    confirm(client, local("http://gosterge.test" + links(mailbox)["approve"]))
+    key = client.get(poll).get_json()["key"]
+    clock.now += timedelta(hours=24, seconds=1)
+    assert_problem(client.get("/v1/public-procurement/sectors", headers={"Authorization": f"Bearer {key}"}),
+                   401, "unauthorized")
+
+
+def test_refused_request_is_gone(signup):
+    app, client, mailbox = signup
+    poll = local(register(client).get_json()["poll_url"])
+    assert "Refused" in confirm(client, local("http://gosterge.test" + links(mailbox)["refuse"])).get_data(as_text=True)
+    assert_problem(client.get(poll), 410, "gone")
+
+
+def test_approving_twice_and_forged_tokens(signup):
+    app, client, mailbox = signup
+    poll = local(register(client).get_json()["poll_url"])
+    approve = local("http://gosterge.test" + links(mailbox)["approve"])
+    assert confirm(client, approve).status_code == 200
+    assert client.get(approve).status_code == 404  # the decision token is spent
+    forged = re.sub(r"token=[^&]+", "token=forged", poll)
+    assert_problem(client.get(forged), 404, "not_found")
+    assert client.get(re.sub(r"token=[^&]+", "token=forged", approve)).status_code == 404
+
+
+def test_polling_after_expiry_is_gone(signup, clock):
+    app, client, mailbox = signup
+    poll = local(register(client).get_json()["poll_url"])
+    clock.now += timedelta(hours=25)
+    assert_problem(client.get(poll), 410, "gone")
+    assert client.get(local("http://gosterge.test" + links(mailbox)["approve"])).status_code == 410
+
+
+@pytest.mark.parametrize(("body", "fields"), [
+    ({"email": "not-an-address", "apis": ["public-procurement"]}, ["email"]),
+    ({"email": "a@b.com", "apis": ["weather"]}, ["apis"]),
+    ({"apis": ["finance-news"]}, ["email"]),
+    ({"email": "a@b.com", "apis": [], "extra": 1}, ["apis", "extra"]),
+])
+def test_bad_registrations_name_each_field(signup, body, fields):
+    app, client, mailbox = signup
+    problem = assert_problem(client.post("/v1/accounts", json=body), 400, "invalid_parameters")
+    assert sorted(e["parameter"] for e in problem["errors"]) == fields
+    assert mailbox.messages == []
+
+
+def test_body_must_be_small_json(signup):
+    app, client, mailbox = signup
+    assert_problem(client.post("/v1/accounts", data="email=a", content_type="text/plain"), 415, "unsupported_media_type")
+    huge = '{"email": "a@b.com", "apis": ["finance-news"], "pad": "' + "x" * 20000 + '"}'
+    assert_problem(client.post("/v1/accounts", data=huge, content_type="application/json"), 400, "invalid_parameters")
+
+
+def test_requests_per_email_are_limited(signup):
+    app, client, mailbox = signup
+    for _ in range(3):
+        assert register(client, email="busy@example.com").status_code == 202
+    problem = assert_problem(register(client, email="busy@example.com"), 429, "rate_limited")
+    assert problem["retry_after"] >= 1
+
+
+def test_requests_per_address_are_limited(make_app, smtp):
+    app = make_app(SMTP_URL=smtp[0], SIGNUP_RATE_PER_ADDRESS="2/hour")
+    client = app.test_client()
+    assert register(client, email="a1@example.com").status_code == 202
+    assert register(client, email="a2@example.com").status_code == 202
+    response = register(client, email="a3@example.com")
+    assert_problem(response, 429, "rate_limited")
+    assert int(response.headers["Retry-After"]) >= 1
+
+
+def test_without_smtp_the_mail_goes_to_the_outbox(make_app, tmp_path, monkeypatch):
+    import api.mail
+
+    monkeypatch.setattr(api.mail, "VAR_DIR", tmp_path)
+    app = make_app(SMTP_URL="")
+    assert register(app.test_client()).status_code == 202
+    files = list((tmp_path / "outbox").glob("*.eml"))
+    assert len(files) == 1
+    assert "action=approve" in message_from_bytes(files[0].read_bytes()).get_payload(decode=True).decode()
+
+
+def test_tokens_are_not_logged(signup, caplog):
+    app, client, mailbox = signup
+    with caplog.at_level("INFO", logger="gosterge.access"):
+        poll = local(register(client).get_json()["poll_url"])
+        client.get(poll)
+    token = re.search(r"token=([^&]+)", poll).group(1)
+    assert token not in caplog.text and "token=REDACTED" in caplog.text

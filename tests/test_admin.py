@@ -1,0 +1,147 @@
+"""Admin operations over HTTP: keys and weekly releases, refused cleanly, audited."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+from sqlalchemy import select
+
+from store.db import session_scope
+from store.models import AuditEntry
+from tests.helpers import assert_problem, write_release
+from tests.test_procurement_statistics import TABLES
+
+
+@pytest.fixture
+def admin(make_key):
+    return {"Authorization": f"Bearer {make_key(is_admin=True)}"}
+
+
+def zipped(directory) -> bytes:  # noqa: ANN001
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted(directory.iterdir()):
+            zf.write(path, path.name)
+    return buffer.getvalue()
+
+
+def upload(client, headers, data: bytes, name: str = "release.zip"):  # noqa: ANN001
+    return client.post("/v1/admin/releases", headers=headers, content_type="multipart/form-data",
+                       data={"file": (io.BytesIO(data), name)})
+
+
+def test_non_admin_key_is_403(client, auth):
+    assert_problem(client.get("/v1/admin/keys", headers=auth), 403, "forbidden")
+    assert_problem(upload(client, auth, b"x"), 403, "forbidden")
+
+
+def test_create_use_top_up_and_revoke_a_key(app, client, admin):
+    created = client.post("/v1/admin/keys", headers=admin,
+                          json={"apis": ["finance-news"], "credits": 1, "rate": "30/minute", "label": "partner"})
+    assert created.status_code == 201
+    body = created.get_json()
+    new = {"Authorization": f"Bearer {body['key']}"}
+    assert body["apis"] == ["finance-news"] and body["credits"] == 1 and body["rate"] == "30/minute"
+    assert client.get("/v1/finance-news/articles", headers=new).status_code == 200
+    assert_problem(client.get("/v1/finance-news/articles", headers=new), 402, "payment_required")
+    topped = client.post(f"/v1/admin/keys/{body['id']}/credits", headers=admin, json={"credits": 5})
+    assert topped.get_json()["credits"] == 5
+    assert client.get("/v1/finance-news/articles", headers=new).status_code == 200
+    assert client.post(f"/v1/admin/keys/{body['id']}/revoke", headers=admin).get_json()["revokedAt"]
+    assert_problem(client.get("/v1/finance-news/articles", headers=new), 401, "unauthorized")
+    listed = client.get("/v1/admin/keys", headers=admin).get_json()["items"]
+    assert body["key"] not in str(listed) and len(listed) == 2
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        actions = [a.action for a in session.scalars(select(AuditEntry).order_by(AuditEntry.id))]
+        actor = session.scalars(select(AuditEntry)).first().actor
+    assert actions == ["key.create", "key.topup", "key.revoke"] and actor == "key:1"
+
+
+@pytest.mark.parametrize(("body", "fields"), [
+    ({"apis": ["weather"], "credits": 1}, ["apis"]),
+    ({"credits": -1}, ["apis", "credits"]),
+    ({"apis": ["finance-news"], "credits": 1, "rate": "fast", "colour": "red"}, ["colour", "rate"]),
+])
+def test_bad_key_bodies_name_every_field(client, admin, body, fields):
+    problem = assert_problem(client.post("/v1/admin/keys", headers=admin, json=body), 400, "invalid_parameters")
+    assert sorted(e["parameter"] for e in problem["errors"]) == fields
+
+
+def test_key_body_must_be_json(client, admin):
+    response = client.post("/v1/admin/keys", headers=admin, data="apis=x", content_type="application/x-www-form-urlencoded")
+    assert_problem(response, 415, "unsupported_media_type")
+
+
+def test_unknown_key_is_404(client, admin):
+    assert_problem(client.post("/v1/admin/keys/999/revoke", headers=admin), 404, "not_found")
+
+
+def test_upload_switches_release_and_rollback(client, admin, auth, tmp_path):
+    first = upload(client, admin, zipped(write_release(tmp_path / "a", TABLES, release="2026-W46")))
+    assert first.status_code == 201, first.get_data(as_text=True)
+    assert first.get_json()["active"] is True and first.get_json()["uploadedBy"] == "key:1"
+    second = upload(client, admin, zipped(write_release(tmp_path / "b", TABLES, release="2026-W47")))
+    assert second.get_json()["release"] == "2026-W47"
+    assert client.get("/v1/public-procurement/datasets", headers=auth).get_json()["release"] == "2026-W47"
+    history = client.get("/v1/admin/releases", headers=admin).get_json()["items"]
+    assert [(r["release"], r["active"]) for r in history] == [("2026-W47", True), ("2026-W46", False)]
+    back = client.post(f"/v1/admin/releases/{first.get_json()['id']}/activate", headers=admin)
+    assert back.get_json()["active"] is True
+    assert client.get("/v1/public-procurement/datasets", headers=auth).get_json()["release"] == "2026-W46"
+    assert_problem(client.post("/v1/admin/releases/999/activate", headers=admin), 404, "not_found")
+
+
+def broken_zip(tmp_path, kind: str) -> bytes:
+    source = write_release(tmp_path / kind, TABLES, release="2026-W48")
+    if kind == "bad-row":
+        text = (source / "tenders.csv").read_text().replace(",open,23,1000,1", ",open,23,1000,zero", 1)
+        (source / "tenders.csv").write_text(text)
+        return zipped(source)
+    if kind == "missing-file":
+        (source / "awards.csv").unlink()
+        return zipped(source)
+    if kind == "bad-manifest":
+        (source / "manifest.json").write_text("{not json")
+        return zipped(source)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for path in source.iterdir():
+            if kind != "bomb" or path.name != "awards.csv":
+                zf.write(path, path.name)
+        if kind == "escape":
+            zf.writestr("../../etc/cron.d/evil", "x")
+        if kind == "bomb":
+            zf.writestr("awards.csv", "0" * 30_000_000)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("kind", "file", "row", "column"), [
+    ("bad-row", "tenders.csv", 2, "lots"),
+    ("missing-file", "awards.csv", None, None),
+    ("bad-manifest", "manifest.json", None, None),
+    ("escape", "../../etc/cron.d/evil", None, None),
+    ("bomb", "awards.csv", None, None),
+])
+def test_broken_uploads_are_refused_and_old_release_served(client, admin, auth, tmp_path, kind, file, row, column):
+    assert upload(client, admin, zipped(write_release(tmp_path / "good", TABLES))).status_code == 201
+    before = client.get("/v1/public-procurement/datasets", headers=auth).get_json()
+    problem = assert_problem(upload(client, admin, broken_zip(tmp_path, kind)), 400, "invalid_parameters")
+    assert any(e["file"] == file and e["row"] == row and e["column"] == column for e in problem["errors"]), problem
+    assert problem["total"] >= 1
+    assert client.get("/v1/public-procurement/datasets", headers=auth).get_json() == before
+
+
+def test_not_a_zip_and_missing_file_part(client, admin):
+    problem = assert_problem(upload(client, admin, b"plain text, not a zip"), 400, "invalid_parameters")
+    assert "ZIP" in problem["errors"][0]["message"]
+    missing = client.post("/v1/admin/releases", headers=admin, content_type="multipart/form-data", data={})
+    assert assert_problem(missing, 400, "invalid_parameters")["errors"][0]["parameter"] == "file"
+
+
+def test_too_large_upload_is_413(make_app, make_key, tmp_path):
+    app = make_app(MAX_UPLOAD_BYTES=10_000)
+    headers = {"Authorization": f"Bearer {make_key(is_admin=True, target_app=app)}"}
+    response = upload(app.test_client(), headers, b"0" * 20_000)
+    assert_problem(response, 413, "payload_too_large")

@@ -1,0 +1,101 @@
+"""The gosterge command as a person runs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(args: list[str], database_url: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
+    return subprocess.run([sys.executable, "-m", "api.cli", *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_keys_create_prints_the_key_alone_on_stdout(database_url, tmp_path):
+    assert run(["db", "upgrade"], database_url, tmp_path).returncode == 0
+    created = run(["keys", "create", "--apis", "finance-news,public-procurement", "--credits", "5",
+                   "--expires-in", "30d"], database_url, tmp_path)
+    assert created.returncode == 0, created.stderr
+    key = created.stdout.strip()
+    assert key.startswith("gk_") and "\n" not in key
+    listed = run(["keys", "list"], database_url, tmp_path)
+    assert "credits=5" in listed.stdout and key not in listed.stdout
+    assert run(["keys", "topup", "1", "7"], database_url, tmp_path).returncode == 0
+    assert "credits=12" in run(["keys", "list"], database_url, tmp_path).stdout
+    assert run(["keys", "revoke", "1"], database_url, tmp_path).returncode == 0
+    assert "revoked" in run(["keys", "list"], database_url, tmp_path).stdout
+
+
+def test_keys_create_refuses_unknown_api(database_url, tmp_path):
+    result = run(["keys", "create", "--apis", "weather", "--credits", "1"], database_url, tmp_path)
+    assert result.returncode != 0 and "finance-news" in result.stderr
+
+
+def test_generate_load_list_and_activate_releases(database_url, tmp_path):
+    out = tmp_path / "r.zip"
+    assert run(["generate", "procurement", "--scale", "tiny", "--seed", "3", "--out", str(out)], database_url,
+               tmp_path).returncode == 0
+    first = run(["load", "procurement", str(out)], database_url, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert run(["load", "procurement", str(out)], database_url, tmp_path).returncode == 0
+    listed = run(["releases", "list"], database_url, tmp_path).stdout.splitlines()
+    assert len(listed) == 2 and "ACTIVE" in listed[0]
+    assert run(["releases", "activate", "1"], database_url, tmp_path).returncode == 0
+    listed = run(["releases", "list"], database_url, tmp_path).stdout.splitlines()
+    assert "ACTIVE" in listed[1] and "ACTIVE" not in listed[0]
+
+
+def test_rejected_release_exits_non_zero_with_located_problems(database_url, tmp_path):
+    from tests.helpers import write_release
+    from tests.test_procurement_statistics import TABLES
+
+    bad = {**TABLES, "tenders.csv": [{**TABLES["tenders.csv"][0], "lots": "x"}, *TABLES["tenders.csv"][1:]]}
+    path = write_release(tmp_path / "bad", bad)
+    result = run(["load", "procurement", str(path)], database_url, tmp_path)
+    assert result.returncode == 1
+    assert "tenders.csv:2:lots" in result.stderr
+
+
+@pytest.mark.slow
+def test_demo_load_only_is_idempotent(database_url, tmp_path):
+    first = run(["demo", "--load-only"], database_url, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip().startswith("gk_")
+    second = run(["demo", "--load-only"], database_url, tmp_path)
+    assert "already loaded" in second.stderr
+    assert len(run(["releases", "list"], database_url, tmp_path).stdout.splitlines()) == 1
+
+
+def test_generated_release_is_not_published_in_the_future(tmp_path):
+    import json
+    import zipfile
+    from datetime import UTC, datetime
+
+    from loaders.procurement.generate import generate_release
+
+    path = generate_release("tiny", seed=1, out=tmp_path / "r.zip")
+    with zipfile.ZipFile(path) as zf:
+        published = json.loads(zf.read("manifest.json"))["publishedAt"]
+    assert datetime.fromisoformat(published.replace("Z", "+00:00")) <= datetime.now(UTC)
+
+
+def test_demo_loads_the_sample_news_feed(database_url, tmp_path):
+    result = run(["demo", "--load-only"], database_url, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "curated sample news feed (51 articles)" in result.stderr
+
+
+def test_sample_feed_covers_every_source_and_passes_the_checks():
+    from loaders.news.sample import sample_articles
+
+    articles = sample_articles()
+    assert len(articles) >= 40
+    assert {a["source"] for a in articles} == {"fed", "ecb", "sec", "resmi-gazete"}
+    assert all(a["model"].startswith("curated-sample") for a in articles)
+    assert len({a["id"] for a in articles}) == len(articles)
+    sec = [a for a in articles if a["source"] == "sec"]
+    assert all(a["companies"][0]["ticker"] and a["filingItems"] for a in sec)

@@ -1,0 +1,114 @@
+"""Smoke test in real headless Chromium: every page of the running dashboard loads without an exception."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from api.cli import dashboard_command
+from loaders.news.sample import load_sample
+from tests.helpers import LiveServer
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
+# The default page (overview) lives at the root; st.navigation gives it no path of its own.
+PAGES = ["", "competition", "direct", "local-suppliers", "province-sectors", "supply-flows", "rankings",
+         "news", "api-key", "admin"]
+DONE = ("!document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " && !document.querySelector('[data-testid=\"stSkeleton\"]')")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def dashboard(loaded_app, make_key, tmp_path):
+    load_sample(loaded_app.extensions["gosterge.sessions"])
+    with LiveServer(loaded_app) as api:
+        port = free_port()
+        env = {**os.environ, "GOSTERGE_API_URL": api.url, "GOSTERGE_API_KEY": make_key()}
+        server = subprocess.Popen(dashboard_command(port), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                try:
+                    if requests.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).ok:
+                        break
+                except requests.RequestException:
+                    time.sleep(0.3)
+            else:
+                pytest.fail("the dashboard did not start")
+            yield f"http://127.0.0.1:{port}", api.url
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+def test_every_page_in_chromium(dashboard, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    dashboard, _ = dashboard
+    shots = Path(os.environ.get("GOSTERGE_SCREENSHOT_DIR", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        for name in PAGES:
+            page.goto(f"{dashboard}/{name}?lang=en")
+            page.wait_for_selector("h1", timeout=60_000)
+            # Streamlit shows a running indicator until the script has finished.
+            page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+            page.wait_for_timeout(500)
+            assert page.locator('[data-testid="stException"]').count() == 0, f"{name}: an exception is shown"
+            assert "Traceback" not in page.content(), f"{name}: a traceback is shown"
+            assert page.get_by_text("Page not found").count() == 0, f"{name}: the link does not name a page"
+            page.screenshot(path=str(shots / f"{name or 'overview'}.png"), full_page=True)
+            assert (shots / f"{name or 'overview'}.png").stat().st_size > 10_000, f"{name}: empty screenshot"
+        browser.close()
+
+
+def test_admin_uploads_a_release_from_the_dashboard(dashboard, make_key, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    dashboard, api_url = dashboard
+    from tests.helpers import write_release
+    from tests.test_admin import zipped
+    from tests.test_procurement_statistics import TABLES
+
+    archive = tmp_path / "release.zip"
+    archive.write_bytes(zipped(write_release(tmp_path / "release", TABLES, release="2026-W48")))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(f"{dashboard}/admin?lang=en")
+        page.get_by_label("Admin key").fill(make_key(is_admin=True))
+        page.get_by_label("Admin key").press("Enter")
+        page.locator('input[type="file"]').set_input_files(str(archive))
+        page.get_by_text("release.zip").wait_for(timeout=30_000)
+        page.wait_for_function(DONE, timeout=30_000)  # the upload's own rerun must end before the click
+        page.get_by_role("button", name="Upload", exact=True).click()
+        shots = Path(os.environ.get("GOSTERGE_SCREENSHOT_DIR", tmp_path))
+        try:
+            page.get_by_text("The new release is now served: 2026-W48").wait_for(timeout=30_000)
+            page.wait_for_function(DONE, timeout=30_000)
+            page.get_by_role("button", name="Activate", exact=True).click()  # roll back to the demo release
+            page.wait_for_timeout(500)
+            page.wait_for_function(DONE, timeout=30_000)
+        finally:
+            page.screenshot(path=str(shots / "admin-upload.png"), full_page=True)
+        browser.close()
+    served = requests.get(f"{api_url}/v1/public-procurement/datasets", headers={"Authorization": f"Bearer {make_key()}"},
+                          timeout=10).json()
+    assert served["release"] == "2026-W47"
