@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,12 +18,23 @@ from api.totals import TotalCache
 from store.db import create_store_engine, make_session_factory
 
 
+def configure_logging(level: str) -> None:
+    """Under gunicorn nobody sets up the root logger, and the access log would be dropped: give the
+    service's loggers their own handler on standard error unless the host process already has one."""
+    service = logging.getLogger("gosterge")
+    service.setLevel(level)
+    if not service.handlers and not logging.getLogger().handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        service.addHandler(handler)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(load_config(config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_UPLOAD_BYTES"]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    logging.getLogger("gosterge").setLevel(app.config["LOG_LEVEL"])
+    configure_logging(app.config["LOG_LEVEL"])
 
     ensure_sqlite_dir(app.config["DATABASE_URL"])
     engine = create_store_engine(

@@ -4,8 +4,11 @@ configured, as an .eml file under var/outbox so that the flow works on one machi
 from __future__ import annotations
 
 import logging
+import re
+import secrets
 import smtplib
 import ssl
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
@@ -14,6 +17,12 @@ from api.config import VAR_DIR
 
 log = logging.getLogger("gosterge.mail")
 SMTP_TIMEOUT_SECONDS = 10
+# A legal address is up to 254 characters, more than many file systems allow in a name.
+ADDRESS_IN_NAME = 40
+
+
+class MailError(Exception):
+    """The message could not be handed to the mail server (or written to the outbox)."""
 
 
 def approval_message(*, sender: str, to: str, apis: list[str], approve_url: str, refuse_url: str,
@@ -33,14 +42,24 @@ def approval_message(*, sender: str, to: str, apis: list[str], approve_url: str,
 
 
 def send(message: EmailMessage, smtp_url: str, outbox: Path | None = None) -> str:
-    """Deliver `message`; returns where it went (the SMTP host, or the .eml path)."""
-    if not smtp_url:
-        folder = outbox or VAR_DIR / "outbox"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{message['To'].replace('@', '_at_')}-{abs(hash(message.as_string())) % 10**12}.eml"
-        path.write_bytes(bytes(message))
-        log.info("no SMTP configured; approval mail written to %s", path)
-        return str(path)
+    """Deliver `message`; returns where it went (the SMTP host, or the .eml path). Raises MailError."""
+    try:
+        return _write(message, outbox or VAR_DIR / "outbox") if not smtp_url else _submit(message, smtp_url)
+    except (OSError, smtplib.SMTPException) as error:
+        raise MailError(str(error)) from error
+
+
+def _write(message: EmailMessage, folder: Path) -> str:
+    folder.mkdir(parents=True, exist_ok=True)
+    readable = re.sub(r"[^A-Za-z0-9._-]", "_", message["To"].replace("@", "_at_"))[:ADDRESS_IN_NAME]
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    path = folder / f"{stamp}-{readable}-{secrets.token_hex(4)}.eml"
+    path.write_bytes(bytes(message))
+    log.info("no SMTP configured; approval mail written to %s", path)
+    return str(path)
+
+
+def _submit(message: EmailMessage, smtp_url: str) -> str:
     url = urlparse(smtp_url)
     options = {k: v[-1] for k, v in parse_qs(url.query).items()}
     host, port = url.hostname or "127.0.0.1", url.port or (465 if url.scheme == "smtps" else 25)

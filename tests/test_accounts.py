@@ -189,6 +189,30 @@ def test_without_smtp_the_mail_goes_to_the_outbox(make_app, tmp_path, monkeypatc
     assert "action=approve" in message_from_bytes(files[0].read_bytes()).get_payload(decode=True).decode()
 
 
+def test_longest_legal_address_still_reaches_the_outbox(make_app, tmp_path, monkeypatch):
+    import api.mail
+
+    monkeypatch.setattr(api.mail, "VAR_DIR", tmp_path)
+    email = "0@" + ".".join(["0" * 63, "a" * 63, "a" * 63, "a" * 60])
+    assert len(email) == 254
+    response = register(make_app(SMTP_URL="").test_client(), email=email)
+    assert response.status_code == 202
+    [path] = (tmp_path / "outbox").glob("*.eml")
+    assert message_from_bytes(path.read_bytes())["To"] == email
+
+
+def test_unreachable_mail_server_is_a_502_and_leaves_nothing_pending(make_app):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client = make_app(SMTP_URL=f"smtp://127.0.0.1:{port}").test_client()
+    assert_problem(register(client), 502, "upstream_error")
+    # The request was never mailed, so it must not count against the address's daily allowance.
+    app = make_app(SMTP_URL=f"smtp://127.0.0.1:{port}", SIGNUP_PER_EMAIL_PER_DAY=1)
+    for _ in range(2):
+        assert_problem(register(app.test_client()), 502, "upstream_error")
+
+
 def test_tokens_are_not_logged(signup, caplog):
     app, client, mailbox = signup
     with caplog.at_level("INFO", logger="gosterge.access"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -203,6 +205,21 @@ def test_access_log_has_key_id_and_redacts_apikey(client, make_key, caplog):
     assert records and records[-1]["key_id"] == 1
     assert "apikey=REDACTED" in records[-1]["query"]
     assert key not in caplog.text
+
+
+def test_access_log_is_written_under_a_server_without_logging_set_up(tmp_path):
+    # gunicorn configures only its own loggers; the access log must still reach standard error.
+    script = (
+        "from api import create_app\n"
+        "from store.schema import upgrade\n"
+        f"app = create_app({{'DATABASE_URL': 'sqlite:///{tmp_path}/x.db'}})\n"
+        "upgrade(app.extensions['gosterge.engine'])\n"
+        "app.test_client().get('/v1/public-procurement/sectors?apikey=secret')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    [line] = [json.loads(x) for x in done.stderr.splitlines() if x.startswith("{")]
+    assert line["path"] == "/v1/public-procurement/sectors" and line["status"] == 401
+    assert "secret" not in done.stderr
 
 
 def test_keys_are_stored_hashed(app, make_key):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import timedelta
 from typing import Any
@@ -13,8 +14,8 @@ from api.bodies import Field, api_names, parse_json
 from api.db import db_session
 from api.endpoint import json_body
 from api.limits import limiter
-from api.mail import approval_message, send
-from api.problems import Gone, NotFound, RateLimited
+from api.mail import MailError, approval_message, send
+from api.problems import Gone, NotFound, RateLimited, UpstreamError
 from store.accounts import (
     DecisionError,
     GoneError,
@@ -27,6 +28,7 @@ from store.accounts import (
 from store.errors import NotFoundError
 from store.times import format_utc
 
+log = logging.getLogger("gosterge.accounts")
 bp = Blueprint("accounts", __name__, url_prefix="/v1/accounts")
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 EMAIL = re.compile(r"[^@\s]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}")
@@ -76,7 +78,12 @@ def register() -> Response:
     message = approval_message(sender=config["MAIL_FROM"], to=row.email, apis=body["apis"],
                                approve_url=f"{decision}&action=approve", refuse_url=f"{decision}&action=refuse",
                                expires=format_utc(row.expires_at))
-    send(message, config["SMTP_URL"])
+    try:
+        send(message, config["SMTP_URL"])
+    except MailError as error:
+        session.rollback()
+        log.warning("approval mail not sent: %s", error)
+        raise UpstreamError("The mail server cannot be reached, so nothing was registered; try again later.") from None
     session.commit()
     return _json({"id": row.id, "status": "pending", "poll_url": _link(f"/v1/accounts/{row.id}?token={new.poll_token}"),
                   "expires_at": format_utc(row.expires_at)}, 202)
