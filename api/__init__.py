@@ -19,14 +19,18 @@ from store.db import create_store_engine, make_session_factory
 
 
 def configure_logging(level: str) -> None:
-    """Under gunicorn nobody sets up the root logger, and the access log would be dropped: give the
-    service's loggers their own handler on standard error unless the host process already has one."""
-    service = logging.getLogger("gosterge")
-    service.setLevel(level)
-    if not service.handlers and not logging.getLogger().handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        service.addHandler(handler)
+    """Under gunicorn nobody sets up the root logger: the access log would be dropped, and so would
+    flask-limiter's warning that Redis is unreachable (it logs to a NullHandler). Give both loggers a
+    handler on standard error unless the host process has set up logging itself."""
+    logging.getLogger("gosterge").setLevel(level)
+    if logging.getLogger().handlers:
+        return
+    for name in ("gosterge", "flask-limiter"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(h, logging.StreamHandler) for h in logger.handlers):
+            handler = logging.StreamHandler(sys.stderr)
+            handler.setFormatter(logging.Formatter("%(message)s"))
+            logger.addHandler(handler)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -21,7 +21,8 @@ from tests.helpers import PROBLEM_BASE
 
 PG_URL = os.environ.get("GOSTERGE_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("GOSTERGE_TEST_REDIS_URL")
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
 
 
 @pytest.fixture

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import requests
 from werkzeug.serving import make_server
 
 from loaders.procurement.release import COLUMNS
@@ -85,7 +93,6 @@ class TcpProxy:
     """A loopback TCP proxy that can be stopped and started, standing in for a database going away."""
 
     def __init__(self, target_host: str, target_port: int):
-        import socket
 
         self.target = (target_host, target_port)
         probe = socket.socket()
@@ -97,7 +104,6 @@ class TcpProxy:
         self._lock = threading.Lock()
 
     def start(self) -> None:
-        import socket
 
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -107,7 +113,6 @@ class TcpProxy:
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
 
     def _accept(self, listener) -> None:  # noqa: ANN001
-        import socket
 
         while True:
             try:
@@ -139,7 +144,6 @@ class TcpProxy:
                     pass
 
     def stop(self) -> None:
-        import socket
 
         if self._listener is not None:
             # close() alone does not wake a thread blocked in accept() on Linux; shutdown() does.
@@ -157,3 +161,107 @@ class TcpProxy:
                 except OSError:
                     pass
             self._sockets.clear()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Gunicorn:
+    """The API under gunicorn with sync workers, configured by GOSTERGE_* variables, as in production."""
+
+    def __init__(self, env: dict[str, str], *, workers: int = 2, log: Path | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._log = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}",
+             "--graceful-timeout", "2", "api:create_app()"],
+            env={**os.environ, **env}, stdout=self._log, stderr=self._log)
+
+    def __enter__(self) -> Gunicorn:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                requests.get(f"{self.url}/v1/openapi.json", timeout=2)
+                return self
+            except requests.RequestException:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.__exit__()
+                    raise RuntimeError("gunicorn did not start") from None
+                time.sleep(0.2)
+
+    def __exit__(self, *exc: object) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        if not isinstance(self._log, int):
+            self._log.close()
+
+    def worker_pids(self) -> list[int]:
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        return [int(pid) for pid in children]
+
+    def kill_worker(self, pid: int) -> None:
+        os.kill(pid, signal.SIGKILL)
+
+
+@dataclass(frozen=True)
+class Answer:
+    started: float
+    ended: float
+    status: int | None  # None: the connection failed
+    problem_type: str | None
+    path: str
+
+
+class Load:
+    """Threads requesting `paths` in turn until stopped, recording every answer and when it came."""
+
+    def __init__(self, base_url: str, paths: list[str], headers: dict[str, str], *, threads: int = 4,
+                 timeout: float = 30, close_connections: bool = False):
+        self.base_url, self.paths, self.headers, self.timeout = base_url, paths, headers, timeout
+        if close_connections:
+            # A new connection per request spreads the requests over every worker.
+            self.headers = {**headers, "Connection": "close"}
+        self.answers: list[Answer] = []
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._threads = [threading.Thread(target=self._run, args=(i,), daemon=True) for i in range(threads)]
+
+    def __enter__(self) -> Load:
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(self.timeout + 5)
+
+    def _run(self, offset: int) -> None:
+        session = requests.Session()
+        turn = offset
+        while not self._stop.is_set():
+            path = self.paths[turn % len(self.paths)]
+            turn += 1
+            started = time.monotonic()
+            try:
+                response = session.get(self.base_url + path, headers=self.headers, timeout=self.timeout)
+                status = response.status_code
+                kind = response.json().get("type") if response.headers.get("Content-Type", "").startswith(
+                    "application/problem+json") else None
+            except requests.RequestException:
+                status, kind = None, None
+                session = requests.Session()
+            with self._lock:
+                self.answers.append(Answer(started, time.monotonic(), status, kind, path))
+
+    def between(self, start: float, end: float) -> list[Answer]:
+        """Answers to requests sent after `start` and answered before `end`."""
+        with self._lock:
+            return [a for a in self.answers if a.started >= start and a.ended <= end]
