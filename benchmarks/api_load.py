@@ -30,10 +30,12 @@ QUERIES = {
 }
 
 
-def start(app_spec: str, port: int, env: dict[str, str]) -> subprocess.Popen:
+def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None) -> subprocess.Popen:
+    """gunicorn with 2 workers; its standard error (the access log) goes to `log` when given."""
+    stderr = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115  (the child keeps it open)
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "2", "--bind", f"127.0.0.1:{port}",
                                 "--chdir", str(ROOT), app_spec], env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+                               stderr=stderr)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
