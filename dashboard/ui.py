@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 import pandas as pd
 import streamlit as st
@@ -13,7 +14,29 @@ from dashboard.client import ApiError
 from dashboard.i18n import LANGUAGES, text
 
 T = TypeVar("T")
+# Every ASCII punctuation mark that Markdown or Streamlit's extensions (colour directives, emoji
+# shortcodes, LaTeX) give a meaning to; CommonMark lets a backslash make any of them literal.
+SAFE_IN_URL = ":/?#@!$&'*+,;=%~-._"  # everything but spaces, brackets, quotes and angle brackets is kept
+MARKDOWN_MARKS = frozenset("\\`*_{}[]()#+-.!|<>~$:=^&\"'")
 SMALL_COUNT = 30  # below this many cases a share is flagged as fragile
+
+
+def literal(value: str) -> str:
+    """Text from the API (headlines, summaries, company names) shown as written, never as Markdown or
+    HTML: a document that carries a link, an image or a tag cannot make the page render it."""
+    return "".join("\\" + c if c in MARKDOWN_MARKS else c for c in value).replace("\n", "  \n")
+
+
+def safe_url(url: str) -> str | None:
+    """Only web addresses become links; a `javascript:` or `data:` address in the data is dropped."""
+    return url if url.lower().startswith(("https://", "http://")) else None
+
+
+def link(text: str, url: str) -> str:
+    """A Markdown link showing `text` literally, or the text alone when the address is not a web one."""
+    if not safe_url(url):
+        return literal(text)
+    return f"[{literal(text)}](<{quote(url, safe=SAFE_IN_URL)}>)"
 
 
 def lang() -> str:

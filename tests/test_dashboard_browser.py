@@ -79,6 +79,43 @@ def test_every_page_in_chromium(dashboard, tmp_path):
         browser.close()
 
 
+HOSTILE = "<script>alert(1)</script> **bold** [click](javascript:alert(2)) ![x](http://127.0.0.1:9/t.png) :red[red]"
+
+
+def test_html_and_markdown_in_articles_are_shown_as_text(dashboard, loaded_app):
+    from playwright.sync_api import sync_playwright
+
+    from loaders.news.sample import sample_articles
+    from store.db import session_scope
+    from store.news import upsert_article
+
+    article = {**sample_articles()[0], "id": "fed-00000000000000aa", "publishedAt": "2026-11-21T12:00:00Z",
+               "titleEn": f"Title {HOSTILE}", "summaryEn": f"Summary {HOSTILE}", "importance": 5,
+               "url": "javascript:alert(3)",
+               "companies": [{"name": "<img src=x onerror=alert(4)>", "ticker": None, "cik": None}]}
+    with session_scope(loaded_app.extensions["gosterge.sessions"]) as session:
+        upsert_article(session, article)
+    dashboard, _ = dashboard
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
+        page = browser.new_page()
+        dialogs = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        for name in ("news", ""):
+            page.goto(f"{dashboard}/{name}?lang=en")
+            page.get_by_text("Title <script>alert(1)</script> **bold**", exact=False).first.wait_for(timeout=60_000)
+            page.wait_for_function(DONE, timeout=60_000)
+            app = page.locator('[data-testid="stMain"]')
+            assert app.locator("script, img[src*='t.png'], a[href^='javascript'], strong:text-is('bold')").count() == 0
+            assert app.get_by_text("[click](javascript:alert(2))", exact=False).count() >= 1
+        assert page.get_by_text("Summary", exact=False).count() == 0  # the overview lists headlines only
+        page.goto(f"{dashboard}/news?lang=en")
+        page.get_by_text("<img src=x onerror=alert(4)>", exact=False).first.wait_for(timeout=60_000)
+        assert page.locator('[data-testid="stMain"] img[src="x"]').count() == 0
+        browser.close()
+    assert dialogs == []
+
+
 def test_admin_uploads_a_release_from_the_dashboard(dashboard, make_key, tmp_path):
     from playwright.sync_api import sync_playwright
 

@@ -5,7 +5,7 @@ from datetime import date
 import streamlit as st
 
 from dashboard import data
-from dashboard.ui import guarded, lang, t
+from dashboard.ui import guarded, lang, literal, safe_url, t
 
 st.title(t("news"))
 st.caption(t("machine_written"))
@@ -58,16 +58,18 @@ st.caption(f"{len(articles)} / {total}")
 for article in articles:
     with st.container(border=True):
         title, summary = (article["titleTr"], article["summaryTr"]) if lang() == "tr" else (article["titleEn"], article["summaryEn"])
-        st.markdown(f"**{title}**")
-        st.caption(f"{article['sourceName']} · {article['publishedAt'].replace('T', ' ')[:16]} · {article['category']} · "
-                   f"{t('sentiment')}: {article['sentiment']} · {t('importance')}: {'★' * article['importance']}")
-        st.write(summary)
+        st.markdown(f"**{literal(title)}**")
+        st.caption(literal(f"{article['sourceName']} · {article['publishedAt'].replace('T', ' ')[:16]} · "
+                           f"{article['category']} · {t('sentiment')}: {article['sentiment']} · "
+                           f"{t('importance')}: {'★' * article['importance']}"))
+        st.markdown(literal(summary))
         companies = ", ".join(c["name"] + (f" ({c['ticker']})" if c["ticker"] else "") for c in article["companies"])
         if companies:
-            st.caption(f"{t('companies')}: {companies}")
+            st.caption(literal(f"{t('companies')}: {companies}"))
         if not article["confident"]:
             st.warning(t("not_confident"))
-        st.link_button(t("original"), article["url"])
+        if safe_url(article["url"]):
+            st.link_button(t("original"), article["url"])
 if next_cursor and st.button(t("load_more")):
     st.session_state.news_cursors.append(next_cursor)
     st.rerun()

@@ -4,7 +4,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.i18n import number, share
-from dashboard.ui import guarded, lang, t
+from dashboard.ui import guarded, lang, link, literal, t
 
 st.title(t("overview"))
 release = guarded(data.datasets)
@@ -41,5 +41,5 @@ st.subheader(t("latest_news"))
 news = guarded(lambda: data.get("/v1/finance-news/articles", (("minImportance", 4), ("limit", 5))))
 for article in news["items"]:
     title = article["titleTr"] if lang() == "tr" else article["titleEn"]
-    st.markdown(f"- [{title}]({article['url']}) · {article['sourceName']} · {article['publishedAt'][:10]}")
+    st.markdown(f"- {link(title, article['url'])} · {literal(article['sourceName'])} · {article['publishedAt'][:10]}")
 st.caption(t("machine_written"))
