@@ -12,6 +12,8 @@ import streamlit as st
 from dashboard import data
 from dashboard.client import ApiError
 from dashboard.i18n import LANGUAGES, text
+from loaders.reference.prices import SOURCE as PRICE_SOURCE
+from loaders.reference.prices import december_cpi, in_prices_of, real_factor
 
 T = TypeVar("T")
 # Every ASCII punctuation mark that Markdown or Streamlit's extensions (colour directives, emoji
@@ -82,6 +84,25 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
 def few_cases_note(counts: pd.Series) -> None:
     if len(counts) and counts.min() < SMALL_COUNT:
         st.caption(f"⚠ {t('few_cases')} ({t('count_behind')}: {int(counts.min())})")
+
+
+def price_basis() -> int | None:
+    """The sidebar's nominal / real-terms choice (`?prices=2024`); the base year, or None for nominal."""
+    years = [str(y) for y in sorted(december_cpi(), reverse=True)]
+    labels = {"nominal": t("nominal"), **{y: t("real_in").format(year=y) for y in years}}
+    choice = choose("prices", ["nominal", *years], name="prices", labels=labels)
+    return None if choice == "nominal" else int(choice)
+
+
+def real_terms(frame: pd.DataFrame, columns: list[str], base_year: int | None) -> pd.DataFrame:
+    """`frame` with `columns` in `base_year`'s prices (unchanged when nominal), and the note saying so."""
+    if base_year is None:
+        return frame
+    shown = in_prices_of(frame, columns, base_year)
+    st.caption(t("real_note").format(year=base_year, source=PRICE_SOURCE))
+    uncovered = sorted({p for p in frame["period"] if p != "all" and real_factor(p, base_year) is None})
+    st.caption(t("real_missing").format(years=", ".join(uncovered) or "–"))
+    return shown
 
 
 def keep(name: str, value: Any) -> None:

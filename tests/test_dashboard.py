@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -52,6 +53,21 @@ def test_overview_shows_synthetic_badge_and_figures(live):
     app = run("views/overview.py")
     assert any("SENTETİK" in w.value for w in app.warning)
     assert len(app.metric) == 4
+
+
+def test_direct_amounts_in_real_terms(live):
+    from loaders.reference.prices import real_factor
+
+    nominal = run("views/direct.py", lang="en").dataframe[0].value.set_index("period")
+    real = run("views/direct.py", lang="en", prices="2024").dataframe[0].value.set_index("period")
+    for year in ("2019", "2022", "2024"):
+        assert real.loc[year, "total"] == pytest.approx(nominal.loc[year, "total"] * real_factor(year, 2024))
+        assert real.loc[year, "median"] == pytest.approx(nominal.loc[year, "median"] * real_factor(year, 2024))
+    assert real.loc["2019", "total"] > nominal.loc["2019", "total"]
+    assert pd.isna(real.loc["all", "total"])  # an all-years total has no single price level
+    assert real.loc["2024", "purchases"] == nominal.loc["2024", "purchases"]  # counts are not amounts
+    captions = " ".join(c.value for c in run("views/direct.py", lang="en", prices="2024").caption)
+    assert "December 2024 prices" in captions and "TÜİK" in captions
 
 
 def test_language_switch_changes_labels_and_headlines(live):

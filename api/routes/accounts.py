@@ -171,7 +171,9 @@ OPENAPI_PATHS: dict[str, Any] = {
         "operationId": "register", "tags": ["Accounts"], "security": [],
         "summary": "Ask for an API key; the mailbox owner approves by e-mail",
         "description": "Rate-limited per client address and per e-mail address. The answer's `poll_url` "
-                       "gives the key once after approval.",
+                       "gives the key once after approval. When the mail server cannot be reached the "
+                       "answer is 502 `upstream_error` and nothing is registered (nor counted against "
+                       "the address's daily allowance).",
         "requestBody": {"required": True, "content": {"application/json": {"schema": {
             "type": "object", "additionalProperties": False, "required": ["email", "apis"],
             "properties": {f.name: f.schema for f in FIELDS}}}}},
