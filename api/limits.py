@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 
@@ -11,6 +12,7 @@ from flask_limiter import Limiter, RateLimitExceeded
 from api.problems import RateLimited
 
 SHARED_SCOPE = "keyed-api"
+log = logging.getLogger("gosterge.limits")
 
 
 def limit_key() -> str:
@@ -49,8 +51,14 @@ def add_limit_headers(response: Response) -> Response:
         return response
     amount = current.limit.amount
     window = current.limit.get_expiry()
-    remaining = max(0, current.remaining)
-    reset_at = int(current.reset_at)
+    try:
+        remaining = max(0, current.remaining)
+        reset_at = int(current.reset_at)
+    except Exception as error:  # noqa: BLE001  (whatever the storage's client raises)
+        # Redis went away after this request was counted; flask-limiter falls back to memory on the
+        # next one. The answer is good, so it goes out without the headers rather than as a 500.
+        log.warning("rate-limit headers left out: storage unreachable (%s)", error)
+        return response
     seconds_left = min(window, max(0, reset_at - int(time.time())))
     response.headers["X-RateLimit-Limit"] = str(amount)
     response.headers["X-RateLimit-Remaining"] = str(remaining)
@@ -62,7 +70,10 @@ def add_limit_headers(response: Response) -> Response:
 
 def rate_limited_problem(_exc: RateLimitExceeded) -> RateLimited:
     current = limiter.current_limit
-    reset_at = current.reset_at if current is not None else time.time() + 1
+    try:
+        reset_at = current.reset_at if current is not None else time.time() + 1
+    except Exception:  # noqa: BLE001  (storage unreachable: see add_limit_headers)
+        reset_at = time.time() + 1
     retry_after = max(1, math.ceil(reset_at - time.time()))
     return RateLimited(
         f"Rate limit exceeded; retry in {retry_after} s.",
