@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Flask
 
+from api.answers import AnswerCache
 from api.config import ensure_sqlite_dir, load_config
 from api.db import close_session
 from api.errors import register_error_handlers
@@ -49,6 +50,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["gosterge.engine"] = engine
     app.extensions["gosterge.sessions"] = make_session_factory(engine)
     app.extensions["gosterge.totals"] = TotalCache()
+    if app.config["ANSWER_CACHE_BYTES"] > 0:
+        app.extensions["gosterge.answers"] = AnswerCache(app.config["ANSWER_CACHE_BYTES"])
 
     app.before_request(start_request)
     # Registered before the limiter so that they run after its own after_request (Flask runs them in

@@ -8,9 +8,7 @@ from flask import current_app, g, request
 
 from api.db import db_session
 from api.problems import Forbidden, InvalidParameters, Unauthorized
-from store.keys import find_key
-from store.models import ApiKey
-from store.times import as_utc
+from store.keys import Caller, find_caller
 
 APIS = ("finance-news", "public-procurement")
 
@@ -40,23 +38,23 @@ def presented_key() -> str | None:
     return bearer or from_query
 
 
-def authenticate() -> ApiKey:
+def authenticate() -> Caller:
     """The calling key, or 401 for a missing, unknown, expired or revoked key."""
     key = presented_key()
     if not key:
         raise Unauthorized("Send an API key as 'Authorization: Bearer <key>' or as the apikey query parameter.")
-    row = find_key(db_session(), key)
-    if row is None:
+    caller = find_caller(db_session(), key)
+    if caller is None:
         raise Unauthorized("The API key is not known.")
-    if row.revoked_at is not None:
+    if caller.revoked:
         raise Unauthorized("The API key has been revoked.")
-    if row.expires_at is not None and as_utc(row.expires_at) <= now():
+    if caller.expires_at is not None and caller.expires_at <= now():
         raise Unauthorized("The API key has expired.")
-    g.api_key = row
-    return row
+    g.api_key = caller
+    return caller
 
 
-def require_api(key: ApiKey, api: str) -> None:
+def require_api(key: Caller, api: str) -> None:
     if api == "admin":
         if not key.is_admin:
             raise Forbidden("This operation needs a key with the admin scope.")

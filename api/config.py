@@ -19,6 +19,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "DEFAULT_RATE": ("60/minute", str),
     "STATEMENT_TIMEOUT_MS": (5000, int),
     "DB_POOL_SIZE": (5, int),
+    "ANSWER_CACHE_BYTES": (64 * 1024 * 1024, int),
     "PUBLIC_BASE_URL": ("http://127.0.0.1:8000", str),
     "MAX_QUERY_STRING_BYTES": (4096, int),
     "MAX_UPLOAD_BYTES": (200 * 1024 * 1024, int),

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request
 
+from api.answers import Answer, answers, request_target
 from api.auth import authenticate, require_api
 from api.conditional import compute_etag, matches, not_modified
 from api.db import db_session
@@ -17,7 +18,7 @@ from api.limits import keyed_limit
 from api.params import Check, Param, parse_args
 from api.problems import PaymentRequired
 from store.errors import InsufficientCreditsError
-from store.keys import debit_credits
+from store.keys import Caller, debit_credits
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,14 @@ REGISTRY: list[EndpointSpec] = []
 
 @dataclass
 class Area:
-    """One blueprint with the API its endpoints belong to."""
+    """One blueprint with the API its endpoints belong to. `data_version` names the version of the
+    data its GET answers derive from; with it, answers are remembered per version (api/answers.py)."""
 
     blueprint: Blueprint
     api: str
     tag: str
     specs: list[EndpointSpec] = field(default_factory=list)
+    data_version: Callable[[Caller], str] | None = None
 
     def get(self, rule: str, **options: Any) -> Callable[[Callable[..., Reply]], Callable[..., Response]]:
         return self.operation("GET", rule, **options)
@@ -109,16 +112,22 @@ class Area:
             )
             REGISTRY.append(spec)
 
+            def read(path_values: dict[str, Any]) -> Answer:
+                values = parse_args(request.args.to_dict(flat=False), params, checks=checks)
+                _check_credits(cost)
+                reply = handler(values, **path_values)
+                return Answer(reply.body, compute_etag(reply.body, reply.version))
+
             @keyed_limit
             def limited(**path_values: Any) -> Response:
+                if method == "GET":
+                    return _answer(read, path_values, cost, self._cache_key(handler.__name__))
                 values = parse_args(request.args.to_dict(flat=False), params, checks=checks)
-                if method != "GET":
-                    # End the read transaction of the checks first: on SQLite a read snapshot cannot be
-                    # upgraded to a write once another writer (a release load, say) has committed.
-                    db_session().commit()
-                    reply = handler(values, **path_values)
-                    return Response(reply.body, status=reply.status, mimetype="application/json")
-                return _answer(handler, values, path_values, cost)
+                # End the read transaction of the checks first: on SQLite a read snapshot cannot be
+                # upgraded to a write once another writer (a release load, say) has committed.
+                db_session().commit()
+                reply = handler(values, **path_values)
+                return Response(reply.body, status=reply.status, mimetype="application/json")
 
             def view(**path_values: Any) -> Response:
                 require_api(authenticate(), self.api)
@@ -130,15 +139,31 @@ class Area:
 
         return decorator
 
+    def _cache_key(self, operation: str) -> tuple[str, str, str] | None:
+        if self.data_version is None or answers() is None:
+            return None
+        # The version was read with the key, in the same snapshot as (or before) anything the handler
+        # reads, so an entry never holds data older than its version says.
+        return operation, self.data_version(g.api_key), request_target()
 
-def _answer(handler: Callable[..., Reply], values: dict[str, Any], path_values: dict[str, Any], cost: int) -> Response:
-    key = g.api_key
-    if cost and key.credits < cost:
+
+def _check_credits(cost: int) -> None:
+    if cost and g.api_key.credits < cost:
         raise _payment_required(cost)
-    reply = handler(values, **path_values)
-    etag = compute_etag(reply.body, reply.version)
-    if matches(etag):
-        return not_modified(etag)
+
+
+def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
+            cache_key: tuple[str, str, str] | None) -> Response:
+    cache = answers()
+    answer = cache.get(cache_key) if cache is not None and cache_key is not None else None
+    if answer is None:
+        answer = read(path_values)  # parameters (400) and credits (402), in that order, then the handler
+        if cache is not None and cache_key is not None:
+            cache.put(cache_key, answer)
+    else:
+        _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
+    if matches(answer.etag):
+        return not_modified(answer.etag)
     if cost:
         # The debit runs on the request's own session, after its read transaction has ended: a
         # second connection per request exhausts the pool under load, and on SQLite a read
@@ -146,14 +171,14 @@ def _answer(handler: Callable[..., Reply], values: dict[str, Any], path_values: 
         session = db_session()
         session.commit()
         try:
-            debit_credits(session, key.id, cost)
+            debit_credits(session, g.api_key.id, cost)
             session.commit()
         except InsufficientCreditsError:
             session.rollback()
             # Another request spent the last credits between the check above and this debit.
             raise _payment_required(cost) from None
-    response = Response(reply.body, mimetype="application/json")
-    response.set_etag(etag)
+    response = Response(answer.body, mimetype="application/json")
+    response.set_etag(answer.etag)
     return response
 
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from store.errors import InsufficientCreditsError, NotFoundError
-from store.models import ApiKey, AuditEntry
+from store.models import ApiKey, AuditEntry, DataVersion, Release
+from store.news import NEWS
+from store.times import as_utc
 
 KEY_PREFIX = "gk_"
 KEY_RANDOM_BYTES = 32
@@ -59,6 +62,45 @@ def find_key(session: Session, key: str) -> ApiKey | None:
     return session.scalars(select(ApiKey).where(ApiKey.key_hash == hash_key(key))).first()
 
 
+@dataclass(frozen=True)
+class Caller:
+    """The calling key as one request sees it, with the versions of the data it may read: everything
+    the guarded path needs before the answer, fetched in one statement."""
+
+    id: int
+    apis: str
+    rate: str
+    credits: int
+    is_admin: bool
+    expires_at: datetime | None
+    revoked: bool
+    release_id: int | None
+    news_version: int
+
+    @property
+    def api_list(self) -> list[str]:
+        return [a for a in self.apis.split(",") if a]
+
+
+# Built once: a statement constructed per request costs more to build than to run on SQLite.
+_CALLER = select(
+    ApiKey.id, ApiKey.apis, ApiKey.rate, ApiKey.credits, ApiKey.is_admin, ApiKey.expires_at,
+    ApiKey.revoked_at.is_not(None),
+    select(Release.id).where(Release.is_active.is_(True)).limit(1).scalar_subquery(),
+    select(DataVersion.version).where(DataVersion.name == NEWS).scalar_subquery(),
+).where(ApiKey.key_hash == bindparam("key_hash"))
+
+
+def find_caller(session: Session, key: str) -> Caller | None:
+    """The key presented, with the active release and the news version; None for an unknown key."""
+    # On the session's connection: a Core statement skips the ORM's per-statement work.
+    row = session.connection().execute(_CALLER, {"key_hash": hash_key(key)}).first()
+    if row is None:
+        return None
+    expires = as_utc(row[5]) if row[5] is not None else None
+    return Caller(row[0], row[1], row[2], int(row[3]), bool(row[4]), expires, bool(row[6]), row[7], int(row[8] or 0))
+
+
 def get_key(session: Session, key_id: int) -> ApiKey:
     row = session.get(ApiKey, key_id)
     if row is None:
@@ -84,14 +126,17 @@ def add_credits(session: Session, key_id: int, amount: int) -> ApiKey:
     return get_key(session, key_id)
 
 
+_DEBIT = (
+    update(ApiKey)
+    .where(ApiKey.id == bindparam("key_id"), ApiKey.credits >= bindparam("cost"))
+    .values(credits=ApiKey.credits - bindparam("cost"))
+    .execution_options(synchronize_session=False)
+)
+
+
 def debit_credits(session: Session, key_id: int, cost: int) -> None:
     """Take `cost` credits in one conditional UPDATE, so that concurrent calls never overspend."""
-    result = session.execute(
-        update(ApiKey)
-        .where(ApiKey.id == key_id, ApiKey.credits >= cost)
-        .values(credits=ApiKey.credits - cost)
-        .execution_options(synchronize_session=False)
-    )
+    result = session.connection().execute(_DEBIT, {"key_id": key_id, "cost": cost})
     if result.rowcount != 1:
         raise InsufficientCreditsError(f"key {key_id} holds fewer than {cost} credits")
 

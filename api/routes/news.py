@@ -19,7 +19,8 @@ from loaders.news.sources import SOURCES as SOURCE_INFO
 from store.errors import NotFoundError
 from store.news import ArticleFilters, get_article, list_articles, news_version, source_stats
 
-area = Area(Blueprint("news", __name__, url_prefix="/v1/finance-news"), "finance-news", "Finance news")
+area = Area(Blueprint("news", __name__, url_prefix="/v1/finance-news"), "finance-news", "Finance news",
+            data_version=lambda caller: f"news-{caller.news_version}")
 
 
 def _since(raw: str) -> datetime:

@@ -22,10 +22,11 @@ from loaders.reference.lists import (
 from store.releases import get_active_release, list_items
 from store.times import format_utc
 
-area = Area(Blueprint("procurement", __name__, url_prefix="/v1/public-procurement"), "public-procurement",
-            "Public procurement")
 REFERENCE_VERSION = "reference-1"
 NO_RELEASE = "none"
+area = Area(Blueprint("procurement", __name__, url_prefix="/v1/public-procurement"), "public-procurement",
+            "Public procurement",
+            data_version=lambda caller: f"release-{caller.release_id}" if caller.release_id else NO_RELEASE)
 
 PROVINCE_HELP = "Plate code (`6` or `06`) or name, in any case, with or without Turkish letters (`İstanbul`, `istanbul`)."
 SECTOR_HELP = "Sector id from /sectors, or its Turkish or English name."

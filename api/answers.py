@@ -1,0 +1,63 @@
+"""Answers remembered per data version: a statistics page or an article list is a pure function of the
+data version, the path and the query, so a repeated question is answered without asking the store.
+The calling key, its credits and its rate limit are still checked and debited on every request."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from flask import current_app, request
+
+
+@dataclass(frozen=True)
+class Answer:
+    body: str
+    etag: str
+
+
+class AnswerCache:
+    """A bounded, thread-safe map from (operation, data version, request target) to an answer; the least
+    recently used leave first once `max_bytes` of bodies are held."""
+
+    def __init__(self, max_bytes: int):
+        self._entries: OrderedDict[tuple[str, str, str], Answer] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.max_bytes = max_bytes
+
+    def get(self, key: tuple[str, str, str]) -> Answer | None:
+        with self._lock:
+            answer = self._entries.get(key)
+            if answer is not None:
+                self._entries.move_to_end(key)
+            return answer
+
+    def put(self, key: tuple[str, str, str], answer: Answer) -> None:
+        size = len(answer.body)
+        if size > self.max_bytes // 8:
+            return  # one huge page would push out everything else
+        with self._lock:
+            previous = self._entries.pop(key, None)
+            if previous is not None:
+                self._bytes -= len(previous.body)
+            self._entries[key] = answer
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= len(dropped.body)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def answers() -> AnswerCache | None:
+    return current_app.extensions.get("gosterge.answers")
+
+
+def request_target() -> str:
+    """Path and query string without the key, so that every key shares one entry per question."""
+    query = "&".join(part for part in request.query_string.decode("latin-1").split("&")
+                     if part and not part.startswith("apikey="))
+    return f"{request.path}?{query}"
