@@ -24,6 +24,27 @@ def test_oversized_query_string_is_400(client, auth):
     assert body["errors"][0]["parameter"] == "query"
 
 
+def test_oversized_key_header_is_401(client):
+    assert_problem(client.get("/v1/public-procurement/sectors", headers={"Authorization": "Bearer " + "k" * 20_000}),
+                   401, "unauthorized")
+
+
+@pytest.mark.slow
+def test_oversized_headers_under_gunicorn_are_refused_and_the_server_carries_on(database_url, limiter_storage, auth):
+    import requests
+
+    from tests.helpers import Gunicorn
+
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_RATELIMIT_STORAGE_URI": limiter_storage}
+    with Gunicorn(env) as server:
+        url = f"{server.url}/v1/public-procurement/sectors"
+        for headers in ({"X-Padding": "p" * 20_000}, {f"X-H{i}": "v" for i in range(200)},
+                        {"Authorization": "Bearer " + "k" * 20_000}):
+            refused = requests.get(url, headers=headers, timeout=10)
+            assert 400 <= refused.status_code < 500, refused.status_code
+        assert requests.get(url, headers=auth, timeout=10).status_code == 200
+
+
 def test_invalid_utf8_in_query_is_a_problem(client, auth):
     response = client.get("/v1/finance-news/articles?tag=%ff%fe", headers=auth)
     assert response.status_code in (200, 400)
