@@ -17,6 +17,7 @@ from api.db import db_session
 from api.limits import keyed_limit
 from api.params import Check, Param, parse_args
 from api.problems import PaymentRequired
+from store.db import end_read_before_write
 from store.errors import InsufficientCreditsError
 from store.keys import Caller, debit_credits
 
@@ -165,11 +166,10 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     if matches(answer.etag):
         return not_modified(answer.etag)
     if cost:
-        # The debit runs on the request's own session, after its read transaction has ended: a
-        # second connection per request exhausts the pool under load, and on SQLite a read
-        # snapshot cannot be upgraded to a write once another writer has committed.
+        # The debit runs on the request's own session: a second connection per request exhausts
+        # the pool under load.
         session = db_session()
-        session.commit()
+        end_read_before_write(session)
         try:
             debit_credits(session, g.api_key.id, cost)
             session.commit()
