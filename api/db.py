@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 from flask import current_app, g
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+
+log = logging.getLogger("gosterge.db")
 
 
 def db_session() -> Session:
@@ -14,5 +19,15 @@ def db_session() -> Session:
 
 def close_session(_exc: BaseException | None = None) -> None:
     session = g.pop("db_session", None)
-    if session is not None:
+    if session is None:
+        return
+    try:
         session.close()
+    except DBAPIError as error:
+        # The database went away after the answer was read: closing rolls back on a dead connection.
+        # The answer stands; the connection is dropped from the pool instead of returned to it.
+        log.warning("session closed on a dead connection: %s", error.orig)
+        try:
+            session.invalidate()
+        except DBAPIError:
+            pass

@@ -82,3 +82,22 @@ def test_database_going_away_is_502_and_service_recovers(make_app, make_key, dat
     else:
         pytest.fail("the service did not recover within 5 s of the database's return")
     proxy.stop()
+
+
+def test_a_connection_dying_after_the_answer_does_not_spoil_it(make_app, make_key, monkeypatch):
+    # The database went away between reading the answer and ending the request: the rollback in the
+    # session's close fails. The answer already stands and must go out.
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.orm import Session
+
+    app = make_app()
+    key = make_key(target_app=app)
+    original = Session.close
+
+    def close(self):  # noqa: ANN001, ANN202
+        original(self)
+        raise OperationalError("ROLLBACK", {}, Exception("server closed the connection unexpectedly"))
+
+    monkeypatch.setattr(Session, "close", close)
+    response = app.test_client().get("/v1/public-procurement/sectors", headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == 200
