@@ -140,7 +140,7 @@ def test_interrupted_release_load_keeps_the_old_release(loaded_app, make_key, da
     command = [sys.executable, "-m", "api.cli", "load", "procurement", str(newer)]
     env = {**os.environ, "GOSTERGE_DATABASE_URL": database_url}
     interrupted = 0
-    for delay in (0.8, 1.1, 1.4, 1.7, 2.0):
+    for delay in (0.7, 0.95, 1.2, 1.45, 1.7):
         loading = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(delay)
         if loading.poll() is None:
