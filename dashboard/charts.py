@@ -9,6 +9,9 @@ import plotly.graph_objects as go
 # Türkiye's extent, for an undistorted map on plain axes.
 LON_RANGE, LAT_RANGE = (25.5, 45.0), (35.6, 42.4)
 ACCENT = "#c0392b"
+# One decimal where the ticks need it (4.5%), none where they do not (50%): ".0%" printed 4.5% and 5%
+# both as "5%".
+PERCENT_TICKS = ".1~%"
 
 
 def _layout(figure: go.Figure, title: str) -> go.Figure:
@@ -21,7 +24,7 @@ def line_by_year_figure(frame: pd.DataFrame, *, y: str, title: str, percent: boo
     years = frame[frame["period"] != "all"].sort_values("period")
     figure = go.Figure(go.Scatter(x=years["period"], y=years[y], mode="lines+markers", line={"color": ACCENT}))
     if percent:
-        figure.update_yaxes(tickformat=".0%")
+        figure.update_yaxes(tickformat=PERCENT_TICKS)
     return _layout(figure, title)
 
 
@@ -30,7 +33,7 @@ def ranked_bar_figure(frame: pd.DataFrame, *, value: str, label: str, title: str
     figure = go.Figure(go.Bar(x=ordered[value], y=ordered[label], orientation="h", marker_color=ACCENT))
     figure.update_layout(height=max(300, 18 * len(ordered) + 80))
     if percent:
-        figure.update_xaxes(tickformat=".0%")
+        figure.update_xaxes(tickformat=PERCENT_TICKS)
     return _layout(figure, title)
 
 
@@ -54,7 +57,7 @@ def province_map_figure(frame: pd.DataFrame, points: pd.DataFrame, *, value: str
     figure.add_trace(go.Scatter(x=shown["lon"], y=shown["lat"], mode="markers", text=labels, hoverinfo="text",
                                 marker={"size": 8 + 22 * (shown[value] / top if top else 0), "color": shown[value],
                                         "colorscale": "Reds", "showscale": True,
-                                        "colorbar": {"tickformat": ".0%" if percent else ",.0f"}},
+                                        "colorbar": {"tickformat": PERCENT_TICKS if percent else ",.0f"}},
                                 showlegend=False))
     return _layout(figure, title)
 

@@ -110,6 +110,26 @@ LABELS: dict[str, tuple[str, str]] = {
     "uploading": ("Yükleniyor ve hesaplanıyor…", "Uploading and computing…"),
 }
 
+# The API's own values (dimensions, ranking methods) as a reader sees them in each language.
+OPTIONS: dict[str, tuple[str, str]] = {
+    "overall": ("Türkiye geneli", "Türkiye as a whole"),
+    "province": ("İl", "Province"),
+    "sector": ("Sektör", "Sector"),
+    "authority-type": ("İdare türü", "Authority type"),
+    "procedure": ("İhale usulü", "Procedure"),
+    "tender": ("İhale", "Tender"),
+    "direct": ("Doğrudan temin", "Direct purchase"),
+    "headquartered": ("Merkezi bu ilde", "Headquartered here"),
+}
+
+
+def option_text(value: str, lang: str) -> str:
+    """An API value in the reader's language; values without a translation (names, years) as they are."""
+    if value not in OPTIONS:
+        return value
+    tr, en = OPTIONS[value]
+    return tr if lang == "tr" else en
+
 
 def text(key: str, lang: str) -> str:
     tr, en = LABELS[key]

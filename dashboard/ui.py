@@ -11,7 +11,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.client import ApiError
-from dashboard.i18n import LANGUAGES, text
+from dashboard.i18n import LANGUAGES, option_text, text
 from loaders.reference.prices import SOURCE as PRICE_SOURCE
 from loaders.reference.prices import december_cpi, in_prices_of, real_factor
 
@@ -56,8 +56,9 @@ def choose(label_key: str, options: list[str], *, name: str, labels: dict[str, s
     current = st.query_params.get(name, default if default is not None else options[0])
     index = options.index(current) if current in options else 0
     place = st.sidebar if sidebar else st
+    shown = labels or {}
     value = place.selectbox(t(label_key), options, index=index, key=f"w_{name}",
-                            format_func=(lambda o: labels.get(o, o)) if labels else str)
+                            format_func=lambda o: shown.get(o, option_text(o, lang())))
     st.query_params[name] = value
     return value
 

@@ -115,3 +115,12 @@ def test_news_filters_live_in_the_url(live):
     assert "European Central Bank" in captions and "Board of Governors" not in captions
     app.sidebar.multiselect[0].select("fed").run()
     assert app.query_params["source"] in ("ecb,fed", ["ecb,fed"])
+
+
+def test_api_values_in_pickers_are_shown_in_the_readers_language(live):
+    turkish = run("views/competition.py", lang="tr")
+    english = run("views/competition.py", lang="en")
+    dimension_tr, dimension_en = turkish.sidebar.selectbox[0], english.sidebar.selectbox[0]
+    assert dimension_tr.value == dimension_en.value == "overall"  # the URL keeps the API's value
+    assert "Türkiye geneli" in dimension_tr.options and "Türkiye as a whole" in dimension_en.options
+    assert "İdare türü" in dimension_tr.options
