@@ -54,6 +54,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "real_in": ("{year} Aralık fiyatlarıyla (reel)", "In December {year} prices (real)"),
     "real_note": ("Tutarlar TÜFE ile {year} Aralık fiyatlarına çevrildi. Kaynak: {source}.",
                   "Amounts are deflated by the CPI to December {year} prices. Source: {source}."),
+    "pooled_nominal": ("Tutarlar tüm yılların toplamıdır, cari TL ile; yıllara bölünmedikleri için enflasyondan "
+                       "arındırılamazlar (reel tutarlar: Doğrudan temin sayfası).",
+                       "Amounts are totals over every year, in nominal TRY; not being split by year, they cannot be "
+                       "deflated (amounts in real terms: the Direct procurement page)."),
     "real_missing": ("Fiyat endeksinin henüz kapsamadığı yıllar ({years}) ve tüm yılların toplamı reel olarak "
                      "gösterilemez.",
                      "Years the price index does not cover yet ({years}) and the all-years figures cannot be "

@@ -124,3 +124,9 @@ def test_api_values_in_pickers_are_shown_in_the_readers_language(live):
     assert dimension_tr.value == dimension_en.value == "overall"  # the URL keeps the API's value
     assert "Türkiye geneli" in dimension_tr.options and "Türkiye as a whole" in dimension_en.options
     assert "İdare türü" in dimension_tr.options
+
+
+@pytest.mark.parametrize("page", ["views/province_sectors.py", "views/flows.py", "views/rankings.py"])
+def test_pooled_amounts_say_they_are_nominal(live, page):
+    captions = " ".join(c.value for c in run(page, lang="en").caption)
+    assert "nominal TRY" in captions and "Direct procurement" in captions

@@ -6,6 +6,7 @@ from dashboard import charts, data
 from dashboard.ui import choose, guarded, t, table
 
 st.title(t("flows"))
+st.caption(t("pooled_nominal"))
 provinces = {"": "—", **data.subject_options("province")}
 buyer = choose("buyer_province", list(provinces), name="buyer", labels=provinces)
 supplier = choose("supplier_province", list(provinces), name="supplier", labels=provinces)

@@ -6,6 +6,7 @@ from dashboard import charts, data
 from dashboard.ui import choose, guarded, t, table
 
 st.title(t("province_sectors"))
+st.caption(t("pooled_nominal"))
 provinces = {"": "—", **data.subject_options("province")}
 province = choose("province", list(provinces), name="province", labels=provinces)
 sort = choose("amount", ["amount", "tenders"], name="sort", labels={"amount": t("amount"), "tenders": t("tenders")})

@@ -6,6 +6,7 @@ from dashboard import data
 from dashboard.ui import choose, guarded, t, table
 
 st.title(t("rankings"))
+st.caption(t("pooled_nominal"))
 scope = choose("subject", ["province", "sector"], name="scope", labels={"province": t("province"), "sector": t("sector")})
 options = data.subject_options(scope)
 subject = choose(scope, list(options), name="subject", labels=options)
