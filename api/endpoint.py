@@ -155,12 +155,12 @@ def _check_credits(cost: int) -> None:
 
 def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
             cache_key: tuple[str, str, str] | None) -> Response:
-    cache = answers()
-    answer = cache.get(cache_key) if cache is not None and cache_key is not None else None
+    # `cache_key` is None when there is no cache or the area has no data version.
+    answer = answers().get(cache_key) if cache_key is not None else None
     if answer is None:
         answer = read(path_values)  # parameters (400) and credits (402), in that order, then the handler
-        if cache is not None and cache_key is not None:
-            cache.put(cache_key, answer)
+        if cache_key is not None:
+            answers().put(cache_key, answer)
     else:
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
     if matches(answer.etag):

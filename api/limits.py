@@ -7,7 +7,7 @@ import math
 import time
 
 from flask import Response, current_app, g, request
-from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter import Limiter, RateLimitExceeded, RequestLimit
 
 from api.problems import RateLimited
 
@@ -44,21 +44,29 @@ limiter = Limiter(
 keyed_limit = limiter.shared_limit(key_rate, scope=SHARED_SCOPE, deduct_when=counts_against_limit)
 
 
+def _window(current: RequestLimit) -> tuple[int, int] | None:
+    """Remaining hits and the window's end (epoch seconds), or None when the storage cannot be read.
+
+    Redis may go away after this request was counted; flask-limiter falls back to memory on the next
+    one, so this answer goes out without the figures rather than as a 500."""
+    try:
+        return max(0, current.remaining), int(current.reset_at)
+    except Exception as error:  # noqa: BLE001  (whatever the storage's client raises)
+        log.warning("rate-limit window unreadable: storage unreachable (%s)", error)
+        return None
+
+
 def add_limit_headers(response: Response) -> Response:
     """X-RateLimit-* and the IETF draft's RateLimit-Policy / RateLimit on every keyed answer."""
     current = limiter.current_limit
     if current is None or g.get("api_key") is None:
         return response
+    state = _window(current)
+    if state is None:
+        return response
+    remaining, reset_at = state
     amount = current.limit.amount
     window = current.limit.get_expiry()
-    try:
-        remaining = max(0, current.remaining)
-        reset_at = int(current.reset_at)
-    except Exception as error:  # noqa: BLE001  (whatever the storage's client raises)
-        # Redis went away after this request was counted; flask-limiter falls back to memory on the
-        # next one. The answer is good, so it goes out without the headers rather than as a 500.
-        log.warning("rate-limit headers left out: storage unreachable (%s)", error)
-        return response
     seconds_left = min(window, max(0, reset_at - int(time.time())))
     response.headers["X-RateLimit-Limit"] = str(amount)
     response.headers["X-RateLimit-Remaining"] = str(remaining)
@@ -70,10 +78,8 @@ def add_limit_headers(response: Response) -> Response:
 
 def rate_limited_problem(_exc: RateLimitExceeded) -> RateLimited:
     current = limiter.current_limit
-    try:
-        reset_at = current.reset_at if current is not None else time.time() + 1
-    except Exception:  # noqa: BLE001  (storage unreachable: see add_limit_headers)
-        reset_at = time.time() + 1
+    state = _window(current) if current is not None else None
+    reset_at = state[1] if state is not None else time.time() + 1
     retry_after = max(1, math.ceil(reset_at - time.time()))
     return RateLimited(
         f"Rate limit exceeded; retry in {retry_after} s.",

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -30,10 +31,16 @@ QUERIES = {
 }
 
 
-def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None) -> subprocess.Popen:
-    """gunicorn with 2 workers; its standard error (the access log) goes to `log` when given."""
+def cli(env: dict[str, str], *args: str) -> str:
+    """Run `gosterge ARGS` against the benchmark's store; its standard output."""
+    return subprocess.run([sys.executable, "-m", "api.cli", *args], env=env, check=True, capture_output=True,
+                          text=True, cwd=ROOT).stdout.strip()
+
+
+def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None, workers: int = 2) -> subprocess.Popen:
+    """gunicorn with `workers` workers; its standard error (the access log) goes to `log` when given."""
     stderr = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115  (the child keeps it open)
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "2", "--bind", f"127.0.0.1:{port}",
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
                                 "--chdir", str(ROOT), app_spec], env=env, stdout=subprocess.DEVNULL,
                                stderr=stderr)
     deadline = time.monotonic() + 30
@@ -47,19 +54,24 @@ def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None
     raise SystemExit("server did not start")
 
 
-def wrk(url: str, key: str | None, seconds: int, connections: int) -> dict[str, float]:
+def wrk(url: str, key: str | None, seconds: int, connections: int, script: Path | None = None) -> dict[str, Any]:
+    """One wrk run: requests/s, p50 and p99 in ms, non-2xx/3xx count, and wrk's whole `output` (where a
+    Lua `script` prints its own figures)."""
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url]
     if key:
         command[1:1] = ["-H", f"Authorization: Bearer {key}"]
+    if script:
+        command[1:1] = ["-s", str(script)]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
     def percentile(p: str) -> float:
-        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out).groups()
+        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)\b", out).groups()
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
 
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": rps, "p50": percentile("50"), "p99": percentile("99"), "errors": int(errors.group(1)) if errors else 0}
+    return {"rps": rps, "p50": percentile("50"), "p99": percentile("99"), "errors": int(errors.group(1)) if errors else 0,
+            "output": out}
 
 
 def main() -> int:
@@ -75,11 +87,9 @@ def main() -> int:
     url = args.database_url or f"sqlite:///{work / 'bench.db'}"
     env = {**os.environ, "GOSTERGE_DATABASE_URL": url, "GOSTERGE_VAR_DIR": str(work)}
     if not args.database_url:
-        subprocess.run([sys.executable, "-m", "api.cli", "demo", "--load-only"], env=env, check=True,
-                       capture_output=True, cwd=ROOT)
-    key = subprocess.run([sys.executable, "-m", "api.cli", "keys", "create", "--apis", "public-procurement",
-                          "--credits", "1000000000", "--rate", "100000000/minute"], env=env, check=True,
-                         capture_output=True, text=True, cwd=ROOT).stdout.strip()
+        cli(env, "demo", "--load-only")
+    key = cli(env, "keys", "create", "--apis", "public-procurement", "--credits", "1000000000",
+              "--rate", "100000000/minute")
     seconds = 2 if args.smoke else args.seconds
     print(f"gunicorn, 2 workers, wrk -t2 -c{args.connections} -d{seconds}s, store {url.split(':')[0]}")
     print("| query | requests/s | p50 ms | p99 ms | non-2xx |")

@@ -24,8 +24,8 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.api_load import start  # noqa: E402
-from benchmarks.mixed_load import REDIS_URL, cli, fresh_postgres  # noqa: E402
+from benchmarks.api_load import cli, start  # noqa: E402
+from benchmarks.mixed_load import REDIS_URL, fresh_postgres  # noqa: E402
 
 PATHS = ["/v1/public-procurement/competition-indices?dimension=province", "/v1/finance-news/articles",
          "/v1/public-procurement/sectors"]

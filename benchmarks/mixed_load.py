@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -30,7 +29,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.api_load import start  # noqa: E402
+from benchmarks.api_load import cli, start, wrk  # noqa: E402
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_BENCH_DB = "gosterge_bench"
@@ -100,11 +99,6 @@ def lua_list(values: list[str]) -> str:
     return "{" + ", ".join(json.dumps(v) for v in values) + "}"
 
 
-def cli(env: dict[str, str], *args: str) -> str:
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], env=env, check=True, capture_output=True,
-                          text=True, cwd=ROOT).stdout.strip()
-
-
 def fresh_postgres() -> str:
     import psycopg
 
@@ -131,18 +125,13 @@ def answers_sent(access_log: Path) -> Counter[tuple[int, int]]:
 
 
 def run_wrk(url: str, script: Path, seconds: int, connections: int) -> dict:
-    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), url],
-                         capture_output=True, text=True, check=True).stdout
-
-    def percentile(p: str) -> float:
-        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)\b", out).groups()
-        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-
-    statuses = {int(s): int(c) for s, c in re.findall(r"STATUS (\d+) (\d+)", out)}
+    """wrk with the mix script: its figures plus the statuses and p95 the script prints."""
+    result = wrk(url, None, seconds, connections, script=script)
+    out = result["output"]
     socket_errors = re.search(r"Socket errors: (.*)", out)
-    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50": percentile("50"),
-            "p95": int(re.search(r"P95 (\d+)", out).group(1)) / 1000, "p99": percentile("99"),
-            "statuses": statuses, "socket_errors": socket_errors.group(1) if socket_errors else "none"}
+    return {**result, "p95": int(re.search(r"P95 (\d+)", out).group(1)) / 1000,
+            "statuses": {int(s): int(c) for s, c in re.findall(r"STATUS (\d+) (\d+)", out)},
+            "socket_errors": socket_errors.group(1) if socket_errors else "none"}
 
 
 def write_script(work: Path, name: str, key: str, paths: list[str], etags: list[str]) -> Path:

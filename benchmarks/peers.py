@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.api_load import start, wrk  # noqa: E402
+from benchmarks.api_load import cli, start, wrk  # noqa: E402
 
 BENCH_ENV = ROOT / "var" / "bench-env"
 API_PATH = "/v1/public-procurement/competition-indices?dimension=province&period=2024&limit=50"
@@ -70,33 +70,21 @@ def serve(args: argparse.Namespace) -> int:
     database = work / "bench.db"
     env = {**os.environ, "GOSTERGE_DATABASE_URL": f"sqlite:///{database}", "GOSTERGE_VAR_DIR": str(work),
            "GOSTERGE_LOG_LEVEL": "WARNING"}
-    subprocess.run([sys.executable, "-m", "api.cli", "demo", "--load-only"], env=env, check=True,
-                   capture_output=True, cwd=ROOT)
-    key = subprocess.run([sys.executable, "-m", "api.cli", "keys", "create", "--apis", "public-procurement",
-                          "--credits", "1000000000", "--rate", "100000000/minute"], env=env, check=True,
-                         capture_output=True, text=True, cwd=ROOT).stdout.strip()
+    cli(env, "demo", "--load-only")
+    key = cli(env, "keys", "create", "--apis", "public-procurement", "--credits", "1000000000",
+              "--rate", "100000000/minute")
+    release = cli(env, "releases", "list").split()[0]
     rows = []
-    api = start("api:create_app()", 18931, env)
-    try:
-        answer = requests.get(f"http://127.0.0.1:18931{API_PATH}", headers={"Authorization": f"Bearer {key}"},
-                              timeout=10).json()
-        release = subprocess.run([sys.executable, "-m", "api.cli", "releases", "list"], env=env, check=True,
-                                 capture_output=True, text=True, cwd=ROOT).stdout.split()[0]
-        rows.append(("this API, gunicorn 2 workers", wrk(f"http://127.0.0.1:18931{API_PATH}", key, seconds,
-                                                          args.connections), len(answer["items"])))
-    finally:
-        api.terminate()
-        api.wait(10)
-    one = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "1", "--bind", "127.0.0.1:18932",
-                            "api:create_app()"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-    try:
-        wait_for("http://127.0.0.1:18932/v1/openapi.json")
-        rows.append(("this API, gunicorn 1 worker", wrk(f"http://127.0.0.1:18932{API_PATH}", key, seconds,
-                                                         args.connections), len(answer["items"])))
-    finally:
-        one.terminate()
-        one.wait(10)
+    for workers in (2, 1):
+        api = start("api:create_app()", 18931, env, workers=workers)
+        try:
+            url = f"http://127.0.0.1:18931{API_PATH}"
+            answer = requests.get(url, headers={"Authorization": f"Bearer {key}"}, timeout=10).json()
+            name = f"this API, gunicorn {workers} worker{'s' if workers > 1 else ''}"
+            rows.append((name, wrk(url, key, seconds, args.connections), len(answer["items"])))
+        finally:
+            api.terminate()
+            api.wait(10)
     peer = subprocess.Popen([str(datasette), "serve", str(database), "--port", "18933", "--setting",
                              "sql_time_limit_ms", "5000"], cwd=work, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)

@@ -127,17 +127,18 @@ OPTIONS: dict[str, tuple[str, str]] = {
 }
 
 
+def _in(pair: tuple[str, str], lang: str) -> str:
+    tr, en = pair
+    return tr if lang == "tr" else en
+
+
 def option_text(value: str, lang: str) -> str:
     """An API value in the reader's language; values without a translation (names, years) as they are."""
-    if value not in OPTIONS:
-        return value
-    tr, en = OPTIONS[value]
-    return tr if lang == "tr" else en
+    return _in(OPTIONS[value], lang) if value in OPTIONS else value
 
 
 def text(key: str, lang: str) -> str:
-    tr, en = LABELS[key]
-    return tr if lang == "tr" else en
+    return _in(LABELS[key], lang)
 
 
 def number(value: float | int | None, lang: str, *, digits: int = 0) -> str:

@@ -13,12 +13,12 @@ from dashboard import data
 from dashboard.client import ApiError
 from dashboard.i18n import LANGUAGES, option_text, text
 from loaders.reference.prices import SOURCE as PRICE_SOURCE
-from loaders.reference.prices import december_cpi, in_prices_of, real_factor
+from loaders.reference.prices import december_cpi, in_prices_of, uncovered_years
 
 T = TypeVar("T")
+SAFE_IN_URL = ":/?#@!$&'*+,;=%~-._"  # everything but spaces, brackets, quotes and angle brackets is kept
 # Every ASCII punctuation mark that Markdown or Streamlit's extensions (colour directives, emoji
 # shortcodes, LaTeX) give a meaning to; CommonMark lets a backslash make any of them literal.
-SAFE_IN_URL = ":/?#@!$&'*+,;=%~-._"  # everything but spaces, brackets, quotes and angle brackets is kept
 MARKDOWN_MARKS = frozenset("\\`*_{}[]()#+-.!|<>~$:=^&\"'")
 SMALL_COUNT = 30  # below this many cases a share is flagged as fragile
 
@@ -101,7 +101,7 @@ def real_terms(frame: pd.DataFrame, columns: list[str], base_year: int | None) -
         return frame
     shown = in_prices_of(frame, columns, base_year)
     st.caption(t("real_note").format(year=base_year, source=PRICE_SOURCE))
-    uncovered = sorted({p for p in frame["period"] if p != "all" and real_factor(p, base_year) is None})
+    uncovered = uncovered_years(frame["period"], base_year)
     st.caption(t("real_missing").format(years=", ".join(uncovered) or "–"))
     return shown
 

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from store.errors import InsufficientCreditsError, NotFoundError
-from store.models import ApiKey, AuditEntry, DataVersion, Release
+from store.models import ApiKey, AuditEntry, DataVersion, Release, api_names
 from store.news import NEWS
 from store.times import as_utc
 
@@ -79,7 +79,7 @@ class Caller:
 
     @property
     def api_list(self) -> list[str]:
-        return [a for a in self.apis.split(",") if a]
+        return api_names(self.apis)
 
 
 # Built once: a statement constructed per request costs more to build than to run on SQLite.

@@ -36,6 +36,11 @@ class DataVersion(Base):
     version: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
+def api_names(apis: str) -> list[str]:
+    """The API names of a key, stored comma-separated."""
+    return [a for a in apis.split(",") if a]
+
+
 class ApiKey(Base):
     """An API key: only its SHA-256 digest is kept, never the key itself."""
 
@@ -55,7 +60,7 @@ class ApiKey(Base):
 
     @property
     def api_list(self) -> list[str]:
-        return [a for a in self.apis.split(",") if a]
+        return api_names(self.apis)
 
 
 class AccountRequest(Base):

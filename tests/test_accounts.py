@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import socket
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from urllib.parse import urlparse
@@ -11,7 +10,7 @@ from urllib.parse import urlparse
 import pytest
 from aiosmtpd.controller import Controller
 
-from tests.helpers import assert_problem
+from tests.helpers import assert_problem, free_port
 
 
 class Mailbox:
@@ -27,9 +26,7 @@ class Mailbox:
 
 @pytest.fixture
 def smtp():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     mailbox = Mailbox()
     controller = Controller(mailbox, hostname="127.0.0.1", port=port)
     controller.start()
@@ -202,9 +199,7 @@ def test_longest_legal_address_still_reaches_the_outbox(make_app, tmp_path, monk
 
 
 def test_unreachable_mail_server_is_a_502_and_leaves_nothing_pending(make_app):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()  # nothing listens there
     client = make_app(SMTP_URL=f"smtp://127.0.0.1:{port}").test_client()
     assert_problem(register(client), 502, "upstream_error")
     # The request was never mailed, so it must not count against the address's daily allowance.

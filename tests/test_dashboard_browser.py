@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ import requests
 
 from api.cli import dashboard_command
 from loaders.news.sample import load_sample
-from tests.helpers import LiveServer
+from tests.helpers import LiveServer, free_port
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
@@ -25,12 +24,6 @@ DONE = ("!document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " && !document.querySelector('[data-testid=\"stSkeleton\"]')")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

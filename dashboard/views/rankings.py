@@ -7,7 +7,7 @@ from dashboard.ui import choose, guarded, t, table
 
 st.title(t("rankings"))
 st.caption(t("pooled_nominal"))
-scope = choose("subject", ["province", "sector"], name="scope", labels={"province": t("province"), "sector": t("sector")})
+scope = choose("subject", ["province", "sector"], name="scope")
 options = data.subject_options(scope)
 subject = choose(scope, list(options), name="subject", labels=options)
 methods = ["tender", "direct", "headquartered"] if scope == "province" else ["tender"]

@@ -15,6 +15,7 @@ series, add a row from the next December bulletin.
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable
 from functools import cache
 
 import pandas as pd
@@ -26,16 +27,19 @@ SOURCE = ("TÜİK, Tüketici Fiyat Endeksi (2003=100), December index of each ye
 
 
 @cache
+def _column(name: str) -> dict[int, float]:
+    with open(DATA_DIR / "cpi_tr.csv", encoding="utf-8", newline="") as handle:
+        return {int(row["year"]): float(row[name]) for row in csv.DictReader(handle)}
+
+
 def december_cpi() -> dict[int, float]:
     """Year -> December CPI (2003=100)."""
-    with open(DATA_DIR / "cpi_tr.csv", encoding="utf-8", newline="") as handle:
-        return {int(row["year"]): float(row["december_index"]) for row in csv.DictReader(handle)}
+    return _column("december_index")
 
 
 def published_changes() -> dict[int, float]:
     """Year -> TÜİK's published December-on-December change, in percent."""
-    with open(DATA_DIR / "cpi_tr.csv", encoding="utf-8", newline="") as handle:
-        return {int(row["year"]): float(row["december_change_percent"]) for row in csv.DictReader(handle)}
+    return _column("december_change_percent")
 
 
 def real_factor(year: int | str, base_year: int) -> float | None:
@@ -59,3 +63,8 @@ def in_prices_of(frame: pd.DataFrame, columns: list[str], base_year: int, *, yea
     for column in columns:
         out[column] = pd.to_numeric(out[column], errors="coerce") * factors
     return out
+
+
+def uncovered_years(periods: Iterable[str], base_year: int) -> list[str]:
+    """The years among `periods` that have no value in `base_year`'s prices (`all` is not a year)."""
+    return sorted({p for p in periods if p != "all" and real_factor(p, base_year) is None})
