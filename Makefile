@@ -24,6 +24,7 @@ lint: $(STAMP)
 
 bench-smoke: $(STAMP)
 	$(BIN)/python benchmarks/procurement_load.py --scale tiny
+	$(BIN)/python benchmarks/ekap_import.py --smoke
 	$(BIN)/python benchmarks/api_load.py --smoke
 
 clean:

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import current_app
 
-from api.endpoint import REGISTRY, EndpointSpec
+from api.catalogue import EXTRA_PATHS, REGISTRY, EndpointSpec, problem_response
 from api.schemas import SCHEMAS
 
 API_VERSION = "1.0.0"
@@ -19,19 +19,6 @@ RATE_HEADERS = {
     "RateLimit-Policy": ("string", "IETF draft RateLimit-Policy field, e.g. `\"default\";q=60;w=60`."),
     "RateLimit": ("string", "IETF draft RateLimit field, e.g. `\"default\";r=59;t=42`."),
 }
-ERROR_TEXT = {
-    400: "Invalid parameters: `errors` lists each bad parameter with a message.",
-    401: "The key is missing, unknown, expired or revoked.",
-    402: "Not enough credits: `credits_required` and `upgrade_url` say what to do.",
-    403: "The key may not call this API.",
-    404: "Not found.",
-    410: "Gone: the request was refused, has expired, or its key was already handed out.",
-    413: "The request body is larger than the limit.",
-    415: "The request body is not of the expected media type.",
-    429: "Rate limited: wait `retry_after` seconds (also the `Retry-After` header).",
-    502: "The data source failed (`upstream_error`) or refused the service's credential (`upstream_auth`).",
-    504: "The data source timed out (`upstream_timeout`).",
-}
 
 DESCRIPTION = """Türkiye's public procurement statistics and official finance news.
 
@@ -40,31 +27,31 @@ different values is refused with 401.
 
 **Order of checks**: authentication (401), the key's APIs (403), rate limit (429), parameters (400),
 credits (402), then the answer (200, 304, 404). Only a 200 of a paid endpoint costs credits; a 304 is
-free and does not count against the rate limit.
+free, and does not count against the rate limit when the server answers it from memory for a real
+`ETag`; a 304 for `If-None-Match: *`, or one that had to read the store, counts. Requests without a
+known key count against the default rate of their client address (then 429). `HEAD` costs nothing;
+`OPTIONS` is 405. Request bodies are at most 16 KB (413), except the release upload.
 
 **Conditional requests**: every data endpoint sends a strong `ETag`; send it back in `If-None-Match`
 for a bodiless 304 while the data is unchanged. The ETag of a procurement answer changes when a new
 release is served.
 
 **Paging**: `limit` (1-200, default 50) and `cursor` (the `next_cursor` of the previous page, with the
-same filters). A malformed cursor, one sent with other filters, or one from a release no longer served
-is 400 on `cursor`. Unknown and repeated query parameters are 400.
+same filters). Cursors are signed and bound to the endpoint that issued them: an edited or forged
+cursor, another endpoint's, one sent with other filters, or one from a release no longer served is 400
+on `cursor`. Unknown and repeated query parameters are 400.
 
 **Procurement conventions**: statistics follow procurement-statistics.md. Values are not rounded.
 Index endpoints carry every subject of the dimension for every year from 2019 to the latest year of
 the release and `all`, with counts of 0 and null statistics where the set is empty. Procedure ids:
-`open`, `restricted`, `negotiated-21a` … `negotiated-21f`, `design-contest`, `framework`.
+`open`, `restricted`, `negotiated-21a` … `negotiated-21f`, `design-contest`, `framework`, and for awards
+under the Law 4734 article-3 exceptions `exception-3a` … `exception-3h` (served by `/procedures`).
 """
 
 
 def _parameter(param, location: str = "query", required: bool = False) -> dict[str, Any]:  # noqa: ANN001
     return {"name": param.name, "in": location, "required": required, "description": param.description,
             "schema": param.schema}
-
-
-def _problem_response(status: int) -> dict[str, Any]:
-    return {"description": ERROR_TEXT[status],
-            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
 
 def _headers(names: dict[str, tuple[str, str]]) -> dict[str, Any]:
@@ -78,7 +65,7 @@ def _operation(spec: EndpointSpec) -> dict[str, Any]:
         success: {
             "description": "OK" if success == "200" else "Created",
             "headers": _headers(RATE_HEADERS) if spec.method != "GET" else {**etag, **_headers(RATE_HEADERS)},
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{spec.response_schema}"}}},
+            "content": {spec.media_type: {"schema": {"$ref": f"#/components/schemas/{spec.response_schema}"}}},
         },
     }
     if spec.method == "GET":
@@ -91,7 +78,7 @@ def _operation(spec: EndpointSpec) -> dict[str, Any]:
     if spec.request_body:
         statuses += [413, 415]
     for status in sorted(set(statuses)):
-        responses[str(status)] = _problem_response(status)
+        responses[str(status)] = problem_response(status)
         if status == 429:
             responses["429"]["headers"] = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
     parameters = [_parameter(p, "path", True) for p in spec.path_params]
@@ -120,9 +107,7 @@ def build_openapi() -> dict[str, Any]:
     for spec in REGISTRY:
         path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", spec.path)  # Flask's <int:id> is OpenAPI's {id}
         paths.setdefault(path, {})[spec.method.lower()] = _operation(spec)
-    from api.routes.accounts import OPENAPI_PATHS as account_paths
-
-    for path, operations in (EXTRA_PATHS | account_paths).items():
+    for path, operations in EXTRA_PATHS.items():
         paths.setdefault(path, {}).update(operations)
     return {
         "openapi": "3.1.0",
@@ -138,13 +123,3 @@ def build_openapi() -> dict[str, Any]:
             },
         },
     }
-
-
-# Operations outside the keyed GET registry (the document itself); other areas add theirs here.
-EXTRA_PATHS: dict[str, dict[str, Any]] = {
-    "/v1/openapi.json": {"get": {
-        "operationId": "get_openapi", "tags": ["Meta"], "summary": "This document", "security": [],
-        "responses": {"200": {"description": "The OpenAPI 3.1 document",
-                              "content": {"application/json": {"schema": {"type": "object"}}}}},
-    }},
-}

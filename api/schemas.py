@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from loaders.news.sources import CATEGORY_IDS, SENTIMENT_IDS, SOURCE_IDS
+from store.reference.news import CATEGORY_IDS, SENTIMENT_IDS, SOURCE_IDS
 
 NUM_OR_NULL = {"type": ["number", "null"]}
 SHARE = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
@@ -51,6 +51,14 @@ ITEMS: dict[str, dict[str, Any]] = {
     "Sector": obj({"id": COUNT, "nameTr": {"type": "string"}, "nameEn": {"type": "string"},
                    "cpvDivisions": {"type": "array", "items": {"type": "string", "pattern": "^[0-9]{2}$"}}}),
     "AuthorityType": obj({"id": {"type": "string"}, "nameTr": {"type": "string"}, "nameEn": {"type": "string"}}),
+    "Procedure": obj({"id": {"type": "string"}, "nameTr": {"type": "string"}, "nameEn": {"type": "string"},
+                      "legalBasis": {"type": "string"}}),
+    "Province": obj({"plate": {"type": "integer", "minimum": 1, "maximum": 81}, "name": {"type": "string"},
+                     "asciiName": {"type": "string", "pattern": "^[a-z ]+$"}, "capital": {"type": "string"},
+                     "latitude": {"type": "number", "minimum": 35, "maximum": 43},
+                     "longitude": {"type": "number", "minimum": 25, "maximum": 45}}),
+    "PriceIndex": obj({"year": {"type": "integer"}, "decemberIndex": {"type": "number", "exclusiveMinimum": 0},
+                       "decemberChangePercent": {"type": "number"}}),
     "Company": obj({"name": {"type": "string"}, "ticker": {"type": ["string", "null"]}}),
     "NewsSource": obj({"id": {"type": "string"}, "name": {"type": "string"}, "nameTr": {"type": "string"},
                        "language": {"type": "string", "pattern": "^[a-z]{2}$"}, "homepage": {"type": "string", "format": "uri"},
@@ -101,6 +109,19 @@ for _name in list(ITEMS):
     if _name != "Company":
         SCHEMAS[f"{_name}Page"] = envelope(_name)
 
+SCHEMAS["PriceIndexPage"]["properties"]["source"] = {"type": "string"}
+SCHEMAS["PriceIndexPage"]["required"].append("source")
+SCHEMAS["ProvinceBoundaries"] = obj({
+    "type": {"type": "string", "enum": ["FeatureCollection"]},
+    "attribution": {"type": "string"},
+    "features": {"type": "array", "minItems": 81, "maxItems": 81, "items": obj({
+        "type": {"type": "string", "enum": ["Feature"]},
+        "properties": obj({"plate": {"type": "integer", "minimum": 1, "maximum": 81}, "name": {"type": "string"}}),
+        "geometry": obj({"type": {"type": "string", "enum": ["Polygon", "MultiPolygon"]},
+                         "coordinates": {"type": "array"}}),
+    })},
+})
+
 SCHEMAS["Datasets"] = obj({
     "release": {"type": ["string", "null"]},
     "releaseId": {"type": ["integer", "null"]},
@@ -108,9 +129,24 @@ SCHEMAS["Datasets"] = obj({
     "loadedAt": {"type": ["string", "null"], "format": "date-time"},
     "synthetic": {"type": ["boolean", "null"]},
     "latestYear": {"type": ["integer", "null"]},
+    "completeYears": {"type": "object", "additionalProperties": obj({"from": {"type": "integer"},
+                                                                     "to": {"type": "integer"}})},
     "datasets": {"type": "array", "items": obj({"name": {"type": "string"}, "file": {"type": "string"},
                                                "rows": COUNT, "citation": {"type": "string"},
                                                "url": {"type": "string"}})},
+})
+
+SCHEMAS["ReleaseUpload"] = obj({
+    "id": {"type": "string"},
+    "status": {"type": "string", "enum": ["running", "loaded", "refused", "failed"]},
+    "stage": {"type": "string", "enum": ["receiving", "unpacking", "validating", "computing", "writing", "done"]},
+    "itemsWritten": COUNT, "statusUrl": {"type": "string", "description": "Path of this upload's status, to poll"},
+    "uploadedBy": {"type": "string"}, "createdAt": {"type": "string", "format": "date-time"},
+    "updatedAt": {"type": "string", "format": "date-time"}, "finishedAt": DATE_TIME_OR_NULL,
+    "release": {"oneOf": [{"$ref": "#/components/schemas/Release"}, {"type": "null"}],
+                "description": "The release, once loaded (and served)"},
+    "problem": {"oneOf": [{"$ref": "#/components/schemas/Problem"}, {"type": "null"}],
+                "description": "Why the release was refused (400, every problem listed) or the load failed"},
 })
 
 SCHEMAS["KeyCreated"] = {"allOf": [{"$ref": "#/components/schemas/Key"},

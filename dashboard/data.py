@@ -9,7 +9,6 @@ import streamlit as st
 
 from dashboard.client import ApiClient
 from dashboard.settings import load_settings
-from loaders.reference.lists import provinces
 
 CACHE_TTL_SECONDS = 60
 PP = "/v1/public-procurement"
@@ -41,24 +40,40 @@ def datasets() -> dict[str, Any]:
     return get(f"{PP}/datasets")
 
 
+def reference(name: str) -> pd.DataFrame:
+    """A free reference list (one page, no paging parameters) as a DataFrame."""
+    return pd.DataFrame(get(f"{PP}/{name}")["items"])
+
+
 def sectors() -> pd.DataFrame:
-    return items(f"{PP}/sectors")
+    return reference("sectors")
 
 
 def authority_types() -> pd.DataFrame:
-    return items(f"{PP}/authority-types")
+    return reference("authority-types")
+
+
+def provinces() -> pd.DataFrame:
+    """The 81 provinces with their plate code, name and representative point, as the API lists them."""
+    return reference("provinces")
 
 
 def province_points() -> pd.DataFrame:
-    """The package's province points (reference data, not the database)."""
-    return pd.DataFrame([{"province": p.plate, "provinceName": p.name, "lat": p.latitude, "lon": p.longitude}
-                         for p in provinces().values()])
+    """Each province's point, in the columns the map figures read."""
+    return provinces().rename(columns={"plate": "province", "name": "provinceName", "latitude": "lat",
+                                       "longitude": "lon"})[["province", "provinceName", "lat", "lon"]]
+
+
+def price_index() -> tuple[dict[int, float], str]:
+    """The December consumer price index by year, and the series it comes from."""
+    answer = get(f"{PP}/price-index")
+    return {row["year"]: row["decemberIndex"] for row in answer["items"]}, answer["source"]
 
 
 def subject_options(dimension: str) -> dict[str, str]:
     """Subject id -> label for the pickers of a dimension."""
     if dimension == "province":
-        return {str(p.plate): f"{p.plate:02d} {p.name}" for p in provinces().values()}
+        return {str(r.plate): f"{r.plate:02d} {r.name}" for r in provinces().itertuples()}
     if dimension == "sector":
         return {str(r.id): f"{r.id} {r.nameTr}" for r in sectors().itertuples()}
     if dimension == "authority-type":

@@ -112,6 +112,13 @@ LABELS: dict[str, tuple[str, str]] = {
     "release_problems": ("Yayın reddedildi; sorunlar:", "The release was refused; problems:"),
     "uploaded": ("Yeni yayın sunuluyor", "The new release is now served"),
     "uploading": ("Yükleniyor ve hesaplanıyor…", "Uploading and computing…"),
+    "upload_failed": ("Yükleme tamamlanamadı", "The load did not finish"),
+    "stage_receiving": ("alındı", "received"),
+    "stage_unpacking": ("arşiv açılıyor", "unpacking"),
+    "stage_validating": ("denetleniyor", "validating"),
+    "stage_computing": ("istatistikler hesaplanıyor", "computing the statistics"),
+    "stage_writing": ("kaydediliyor", "writing"),
+    "stage_done": ("bitti", "done"),
 }
 
 # The API's own values (dimensions, ranking methods) as a reader sees them in each language.

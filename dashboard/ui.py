@@ -12,8 +12,7 @@ import streamlit as st
 from dashboard import data
 from dashboard.client import ApiError
 from dashboard.i18n import LANGUAGES, option_text, text
-from loaders.reference.prices import SOURCE as PRICE_SOURCE
-from loaders.reference.prices import december_cpi, in_prices_of, uncovered_years
+from dashboard.prices import in_prices_of, uncovered_years
 
 T = TypeVar("T")
 SAFE_IN_URL = ":/?#@!$&'*+,;=%~-._"  # everything but spaces, brackets, quotes and angle brackets is kept
@@ -89,7 +88,8 @@ def few_cases_note(counts: pd.Series) -> None:
 
 def price_basis() -> int | None:
     """The sidebar's nominal / real-terms choice (`?prices=2024`); the base year, or None for nominal."""
-    years = [str(y) for y in sorted(december_cpi(), reverse=True)]
+    index, _ = guarded(data.price_index)
+    years = [str(y) for y in sorted(index, reverse=True)]
     labels = {"nominal": t("nominal"), **{y: t("real_in").format(year=y) for y in years}}
     choice = choose("prices", ["nominal", *years], name="prices", labels=labels)
     return None if choice == "nominal" else int(choice)
@@ -99,9 +99,10 @@ def real_terms(frame: pd.DataFrame, columns: list[str], base_year: int | None) -
     """`frame` with `columns` in `base_year`'s prices (unchanged when nominal), and the note saying so."""
     if base_year is None:
         return frame
-    shown = in_prices_of(frame, columns, base_year)
-    st.caption(t("real_note").format(year=base_year, source=PRICE_SOURCE))
-    uncovered = uncovered_years(frame["period"], base_year)
+    index, source = guarded(data.price_index)
+    shown = in_prices_of(frame, columns, index, base_year)
+    st.caption(t("real_note").format(year=base_year, source=source))
+    uncovered = uncovered_years(frame["period"], index, base_year)
     st.caption(t("real_missing").format(years=", ".join(uncovered) or "–"))
     return shown
 

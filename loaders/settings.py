@@ -16,6 +16,7 @@ class LoaderSettings:
     llm_concurrency: int
     contact_email: str
     http_timeout_seconds: float
+    database_url: str | None = None  # set by the API for the release-loading process it starts
 
     @property
     def user_agent(self) -> str:
@@ -34,4 +35,5 @@ def load_settings(environ: dict[str, str] | None = None) -> LoaderSettings:
         llm_concurrency=int(env.get("GOSTERGE_LLM_CONCURRENCY", "4")),
         contact_email=env.get("GOSTERGE_CONTACT_EMAIL", "data@gosterge.example"),
         http_timeout_seconds=float(env.get("GOSTERGE_HTTP_TIMEOUT_SECONDS", "20")),
+        database_url=env.get("GOSTERGE_DATABASE_URL") or None,
     )

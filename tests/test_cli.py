@@ -12,7 +12,7 @@ import pytest
 
 def run(args: list[str], database_url: str, tmp_path: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True, text=True, timeout=120)
 
 
 def test_keys_create_prints_the_key_alone_on_stdout(database_url, tmp_path):

@@ -56,13 +56,14 @@ def test_overview_shows_synthetic_badge_and_figures(live):
 
 
 def test_direct_amounts_in_real_terms(live):
-    from loaders.reference.prices import real_factor
+    from dashboard.prices import real_factor
+    from store.reference.prices import december_cpi
 
     nominal = run("views/direct.py", lang="en").dataframe[0].value.set_index("period")
     real = run("views/direct.py", lang="en", prices="2024").dataframe[0].value.set_index("period")
     for year in ("2019", "2022", "2024"):
-        assert real.loc[year, "total"] == pytest.approx(nominal.loc[year, "total"] * real_factor(year, 2024))
-        assert real.loc[year, "median"] == pytest.approx(nominal.loc[year, "median"] * real_factor(year, 2024))
+        assert real.loc[year, "total"] == pytest.approx(nominal.loc[year, "total"] * real_factor(december_cpi(), year, 2024))
+        assert real.loc[year, "median"] == pytest.approx(nominal.loc[year, "median"] * real_factor(december_cpi(), year, 2024))
     assert real.loc["2019", "total"] > nominal.loc["2019", "total"]
     assert pd.isna(real.loc["all", "total"])  # an all-years total has no single price level
     assert real.loc["2024", "purchases"] == nominal.loc["2024", "purchases"]  # counts are not amounts

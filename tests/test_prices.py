@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loaders.reference.prices import december_cpi, in_prices_of, published_changes, real_factor
+from dashboard.prices import in_prices_of, real_factor
+from store.reference.prices import december_cpi, published_changes
 
 
 def test_the_index_reproduces_the_published_changes():
@@ -25,15 +26,15 @@ def test_the_index_covers_every_year_since_the_releases_begin():
 
 
 def test_an_amount_of_2019_in_2024_prices():
-    assert real_factor(2019, 2024) == pytest.approx(2684.55 / 440.50)
-    assert real_factor("2024", 2024) == 1.0
+    assert real_factor(december_cpi(), 2019, 2024) == pytest.approx(2684.55 / 440.50)
+    assert real_factor(december_cpi(), "2024", 2024) == 1.0
 
 
 def test_years_outside_the_index_have_no_real_value():
-    assert real_factor(2031, 2024) is None
-    assert real_factor("all", 2024) is None
+    assert real_factor(december_cpi(), 2031, 2024) is None
+    assert real_factor(december_cpi(), "all", 2024) is None
     frame = pd.DataFrame({"period": ["2023", "2031", "all"], "total": [100.0, 100.0, 100.0]})
-    shown = in_prices_of(frame, ["total"], 2024)
+    shown = in_prices_of(frame, ["total"], december_cpi(), 2024)
     assert shown["total"].iloc[0] == pytest.approx(100 * 2684.55 / 1859.38)
     assert shown["total"].iloc[1:].isna().all()
     assert frame["total"].tolist() == [100.0, 100.0, 100.0]  # the input is left alone
@@ -42,5 +43,5 @@ def test_years_outside_the_index_have_no_real_value():
 @given(amount=st.floats(0, 1e15), year=st.sampled_from(sorted(december_cpi())),
        base=st.sampled_from(sorted(december_cpi())))
 def test_changing_the_base_year_and_back_gives_the_amount(amount, year, base):
-    there = amount * real_factor(year, base)
-    assert math.isclose(there * real_factor(base, year), amount, rel_tol=1e-12, abs_tol=1e-9)
+    there = amount * real_factor(december_cpi(), year, base)
+    assert math.isclose(there * real_factor(december_cpi(), base, year), amount, rel_tol=1e-12, abs_tol=1e-9)

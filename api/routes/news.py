@@ -15,10 +15,12 @@ from api.params import Param, bool_param, enum_param, int_param, list_param, pag
 from api.problems import NotFound
 from api.schemas import CATEGORIES, SENTIMENTS, SOURCES
 from api.totals import totals
-from loaders.news.sources import SOURCES as SOURCE_INFO
 from store.errors import NotFoundError
 from store.news import ArticleFilters, get_article, list_articles, news_version, source_stats
+from store.reference.news import SOURCES as SOURCE_INFO
 
+# An article's place in the order: publishedAt|id, as store/news.py order_key writes it.
+ORDER_KEY_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\|(fed|ecb|sec|rg)-[0-9a-f]{16}")
 area = Area(Blueprint("news", __name__, url_prefix="/v1/finance-news"), "finance-news", "Finance news",
             data_version=lambda caller: f"news-{caller.news_version}")
 
@@ -51,7 +53,7 @@ ARTICLE_PARAMS: tuple[Param, ...] = (
           "ISO 8601 time with offset.", _since),
     Param("until", {"type": "string"}, "Inclusive upper bound: `YYYY-MM-DD` (to the end of that UTC day) or an "
           "ISO 8601 time with offset.", _until),
-    *paging(lambda position: isinstance(position, str) and "|" in position),
+    *paging(lambda position: isinstance(position, str) and ORDER_KEY_SHAPE.fullmatch(position) is not None),
 )
 
 

@@ -10,19 +10,12 @@ from api.db import db_session
 from api.endpoint import Area, Reply, json_body
 from api.paging import finish_page, page_envelope
 from api.params import Param, enum_param, paging, string_param
-from loaders.procurement.compute import INDEX_DIMENSIONS
-from loaders.reference.lists import (
-    authority_types,
-    resolve_authority_type,
-    resolve_procedure,
-    resolve_province,
-    resolve_sector,
-    sectors,
-)
+from store.reference.coverage import COMPLETE_YEARS
+from store.reference.dimensions import INDEX_DIMENSIONS
+from store.reference.lists import resolve_authority_type, resolve_procedure, resolve_province, resolve_sector
 from store.releases import get_active_release, list_items
 from store.times import format_utc
 
-REFERENCE_VERSION = "reference-1"
 NO_RELEASE = "none"
 area = Area(Blueprint("procurement", __name__, url_prefix="/v1/public-procurement"), "public-procurement",
             "Public procurement",
@@ -39,7 +32,8 @@ def _province(name: str, what: str) -> Param:
 SUBJECT_RESOLVERS = {"province": resolve_province, "sector": resolve_sector,
                      "authority-type": resolve_authority_type, "procedure": resolve_procedure}
 PERIOD = string_param("period", "A year from 2019 to the latest year of the release served, or `all` (every year "
-                      "pooled). Default: every year and `all`.", pattern="^([0-9]{4}|all)$")
+                      "pooled). Default: every year and `all`.", pattern="^([0-9]{4}|all)$",
+                      pattern_message="must be a four-digit year or all")
 SUBJECT = string_param("subject", "One subject of the dimension: a province (plate code or name), a sector (id or "
                        "name), an authority-type id or a procedure id. Not allowed with `dimension=overall`. "
                        "Default: every subject.")
@@ -82,8 +76,12 @@ def check_cursor_release(values: dict[str, Any]) -> list[dict[str, str]]:
     return []
 
 
+MAX_POSITION = 2**31 - 1  # release ids and item positions are 32-bit integer columns
+
+
 def _is_release_position(position: Any) -> bool:
-    return isinstance(position, list) and len(position) == 2 and all(type(x) is int for x in position)
+    return (isinstance(position, list) and len(position) == 2
+            and all(type(x) is int and 0 <= x <= MAX_POSITION for x in position))
 
 
 PAGING = paging(_is_release_position)
@@ -208,34 +206,27 @@ _ranking_endpoint("/top-contractors", "top-contractors", "TopContractor", ["tend
                   "everything they won anywhere.")
 
 
-@area.get("/sectors", cost=0, response_schema="SectorPage")
-def list_sectors(values: dict[str, Any]) -> Reply:
-    """The 43 sectors with ids, Turkish and English names and the CPV divisions each covers"""
-    items = [json_body({"id": s.id, "nameTr": s.name_tr, "nameEn": s.name_en, "cpvDivisions": s.extra.split(";")})
-             for s in sectors().values()]
-    return Reply(page_envelope(items, len(items), None), REFERENCE_VERSION)
-
-
-@area.get("/authority-types", cost=0, response_schema="AuthorityTypePage")
-def list_authority_types(values: dict[str, Any]) -> Reply:
-    """The kinds of buying authority, with ids and Turkish and English names"""
-    items = [json_body({"id": t.id, "nameTr": t.name_tr, "nameEn": t.name_en}) for t in authority_types().values()]
-    return Reply(page_envelope(items, len(items), None), REFERENCE_VERSION)
+def complete_years() -> dict[str, dict[str, int]]:
+    """Per index endpoint, the first and last year the source covers completely (store/reference/coverage.py)."""
+    return {kind: {"from": first, "to": last} for kind, (first, last) in COMPLETE_YEARS.items()}
 
 
 @area.get("/datasets", cost=0, response_schema="Datasets")
 def get_datasets(values: dict[str, Any]) -> Reply:
     """The release served: its week, when it was loaded, whether it is synthetic, and its source datasets
-    Each dataset with its row count and the citation its publisher asks for. All fields are null and
-    `datasets` is empty before the first release is loaded."""
+    Each dataset with its row count and the citation its publisher asks for. `completeYears` gives, per
+    index endpoint, the years the source covers completely; other years are partial and should not be
+    compared with complete ones. Before the first release is loaded the release fields are null and
+    `datasets` is empty."""
     release = _release()
     if release is None:
         empty = {"release": None, "releaseId": None, "publishedAt": None, "loadedAt": None, "synthetic": None,
-                 "latestYear": None, "datasets": []}
+                 "latestYear": None, "completeYears": complete_years(), "datasets": []}
         return Reply(json_body(empty), NO_RELEASE)
     body = {
         "release": release.name, "releaseId": release.id, "publishedAt": format_utc(release.published_at),
         "loadedAt": format_utc(release.loaded_at), "synthetic": release.synthetic, "latestYear": release.latest_year,
+        "completeYears": complete_years(),
         "datasets": [{"name": d.name, "file": d.file, "rows": d.rows, "citation": d.citation, "url": d.url}
                      for d in release.datasets],
     }

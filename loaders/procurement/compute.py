@@ -14,14 +14,9 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from loaders.reference.lists import authority_types, procedures, provinces, sectors
+from store.reference.dimensions import INDEX_DIMENSIONS
+from store.reference.lists import authority_types, procedures, provinces, sectors
 
-INDEX_DIMENSIONS: dict[str, list[str]] = {
-    "competition": ["overall", "province", "sector", "procedure", "authority-type"],
-    "concentration": ["overall", "province", "sector"],
-    "direct": ["overall", "province", "sector", "authority-type"],
-    "localization": ["overall", "province", "sector"],
-}
 # dimension -> the column of the typed tables that holds its subject
 DIMENSION_COLUMN = {
     "overall": "NULL::VARCHAR",

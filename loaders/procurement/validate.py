@@ -15,12 +15,16 @@ from loaders.procurement.release import (
     ReleaseProblem,
     ReleaseRejectedError,
 )
-from loaders.reference.lists import authority_types, procedures, provinces, sectors
+from store.reference.lists import authority_types, procedures, provinces, sectors
 
 EARLIEST_DATE = "2019-01-01"
 PROBLEMS_PER_RULE = 50
 INT = r"[0-9]{1,18}"
-DECIMAL = r"-?[0-9]{1,15}(\.[0-9]+)?"
+# The statistics hold lots, lot numbers and bids as 32-bit integers.
+MAX_INTEGER = 2**31 - 1
+# At most six decimals: the smallest positive amount is then 0.000001, so no ratio of two amounts
+# (the discount against the estimated cost) can overflow to infinity.
+DECIMAL = r"-?[0-9]{1,15}(\.[0-9]{1,6})?"
 DATE = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
 
 
@@ -64,9 +68,10 @@ def load_raw_tables(con: duckdb.DuckDBPyConnection, opened: OpenedRelease) -> li
         try:
             con.execute(
                 # CREATE TABLE AS keeps the file's order (preserve_insertion_order), so rowid + 2
-                # is the record's row in the file, the header being row 1.
+                # is the record's row in the file, the header being row 1. Only the required columns
+                # are kept: extra ones are ignored, whatever their names (`rowid`, `_bad` …).
                 f"""CREATE TABLE {_table(file)} AS
-                SELECT * FROM read_csv(?, header=true, auto_detect=false,
+                SELECT {", ".join(required)} FROM read_csv(?, header=true, auto_detect=false,
                     delim=',', quote='"', escape='"', columns={{{columns}}}, strict_mode=true,
                     null_padding=false, encoding='utf-8')""",
                 [str(path)],
@@ -97,12 +102,13 @@ def _rules(published_date: str) -> list[Rule]:
 
     def integer(file: str, column: str, low: int) -> Rule:
         return Rule(file, column, f"{column} IS NOT NULL AND NOT (regexp_full_match({column}, '{INT}') AND "
-                    f"coalesce(TRY_CAST({column} AS HUGEINT) >= {low}, false))", f"must be a whole number of at least {low}")
+                    f"coalesce(TRY_CAST({column} AS HUGEINT) BETWEEN {low} AND {MAX_INTEGER}, false))",
+                    f"must be a whole number from {low} to {MAX_INTEGER}")
 
     def amount(file: str, column: str) -> list[Rule]:
         return [
             Rule(file, column, f"{column} IS NOT NULL AND NOT regexp_full_match({column}, '{DECIMAL}')",
-                 "must be a number with '.' as the decimal mark"),
+                 "must be a number with '.' as the decimal mark and at most 6 decimals"),
             Rule(file, column, f"regexp_full_match({column}, '{DECIMAL}') AND TRY_CAST({column} AS DOUBLE) < 0",
                  "must not be negative"),
         ]
@@ -140,7 +146,8 @@ def _rules(published_date: str) -> list[Rule]:
         required(w, "tender_id"), refers(w, "tender_id", "raw_tenders", "tender_id", "tender"),
         required(w, "lot"), integer(w, "lot", 1),
         Rule(w, "lot", f"regexp_full_match(lot, '{INT}') AND tender_id IN (SELECT tender_id FROM raw_tenders "
-             f"WHERE regexp_full_match(lots, '{INT}')) AND TRY_CAST(lot AS HUGEINT) > (SELECT TRY_CAST(lots AS HUGEINT) "
+             f"WHERE regexp_full_match(lots, '{INT}')) AND TRY_CAST(lot AS HUGEINT) > (SELECT max(TRY_CAST(lots AS HUGEINT)) "
+             # max(): a duplicated tender_id (refused by its own rule) must not break this one
              "FROM raw_tenders t WHERE t.tender_id = raw_awards.tender_id)", "lot number is above the tender's lots"),
         Rule(w, "lot", "count(*) OVER (PARTITION BY tender_id, lot) > 1 AND lot IS NOT NULL", "lot repeated for the tender"),
         integer(w, "bids", 0),

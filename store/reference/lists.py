@@ -1,4 +1,5 @@
-"""The reference lists and the one set of rules for matching a province or sector reference."""
+"""The reference lists and the one set of rules for matching a province, sector, authority-type or
+procedure reference."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from functools import cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).parent / "data"
+BOUNDARIES_FILE = "tr-provinces.geojson"
+BOUNDARIES_CREDIT = "Province boundaries: Natural Earth (public domain). Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com."
 _TURKISH_FOLD = str.maketrans({"İ": "i", "I": "i", "ı": "i", "ş": "s", "Ş": "s", "ğ": "g", "Ğ": "g",
                                "ü": "u", "Ü": "u", "ö": "o", "Ö": "o", "ç": "c", "Ç": "c",
                                "â": "a", "Â": "a", "î": "i", "Î": "i", "û": "u", "Û": "u"})
@@ -24,9 +27,9 @@ class Province:
     plate: int
     name: str
     ascii_name: str
-    latitude: float
+    capital: str
+    latitude: float  # a representative point inside the province (data/README.md)
     longitude: float
-    geonameid: int
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,16 @@ def _read(name: str) -> list[dict[str, str]]:
 @cache
 def provinces() -> dict[int, Province]:
     return {
-        int(r["plate"]): Province(int(r["plate"]), r["name"], r["ascii_name"], float(r["latitude"]),
-                                  float(r["longitude"]), int(r["geonameid"]))
+        int(r["plate"]): Province(int(r["plate"]), r["name"], r["ascii_name"], r["capital"], float(r["latitude"]),
+                                  float(r["longitude"]))
         for r in _read("provinces.csv")
     }
+
+
+@cache
+def province_boundaries() -> bytes:
+    """The 81 provinces' boundaries as GeoJSON (Natural Earth, public domain; data/README.md)."""
+    return (DATA_DIR / BOUNDARIES_FILE).read_bytes()
 
 
 @cache

@@ -1,0 +1,64 @@
+"""What the OpenAPI document lists: the keyed operations registered by `api/endpoint.py`, and the
+operations written by hand (the document itself, self-registration). Routes add to it; only
+`api/openapi.py` reads it, so no route imports the document's builder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from api.params import Param
+
+
+@dataclass(frozen=True)
+class EndpointSpec:
+    """Everything the OpenAPI document says about one keyed GET endpoint."""
+
+    path: str
+    api: str
+    cost: int
+    summary: str
+    description: str
+    params: tuple[Param, ...]
+    response_schema: str
+    tag: str
+    path_params: tuple[Param, ...] = ()
+    extra_statuses: tuple[int, ...] = ()
+    operation_id: str = ""
+    links: dict[str, Any] = field(default_factory=dict)
+    method: str = "GET"
+    request_body: dict[str, Any] | None = None
+    success_status: int = 200
+    media_type: str = "application/json"
+
+
+REGISTRY: list[EndpointSpec] = []
+
+# Operations outside the keyed registry, by path and method; see `describe_paths`.
+EXTRA_PATHS: dict[str, dict[str, Any]] = {}
+
+ERROR_TEXT = {
+    400: "Invalid parameters: `errors` lists each bad parameter with a message.",
+    401: "The key is missing, unknown, expired or revoked.",
+    402: "Not enough credits: `credits_required` and `upgrade_url` say what to do.",
+    403: "The key may not call this API.",
+    404: "Not found.",
+    410: "Gone: the request was refused, has expired, or its key was already handed out.",
+    413: "The request body is larger than the limit.",
+    415: "The request body is not of the expected media type.",
+    429: "Rate limited: wait `retry_after` seconds (also the `Retry-After` header).",
+    502: "The data source failed (`upstream_error`) or refused the service's credential (`upstream_auth`).",
+    504: "The data source timed out (`upstream_timeout`).",
+}
+
+
+def problem_response(status: int) -> dict[str, Any]:
+    """The OpenAPI response of a problem document with this status."""
+    return {"description": ERROR_TEXT[status],
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+def describe_paths(paths: dict[str, dict[str, Any]]) -> None:
+    """Add hand-written operations (path -> method -> operation) to the document."""
+    for path, operations in paths.items():
+        EXTRA_PATHS.setdefault(path, {}).update(operations)

@@ -1,0 +1,59 @@
+"""`gosterge load news` and `gosterge news`: summarised finance news."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+
+from api.config import VAR_DIR
+from cli.common import open_store, say
+from store.db import session_scope
+
+
+def cmd_load(args: argparse.Namespace) -> int:
+    from loaders.news.pipeline import ALL_SOURCES, load_news
+    from loaders.news.summarise import SummaryError
+    from loaders.settings import load_settings
+
+    _, sessions = open_store(upgrade_schema=True)
+    if args.sample:
+        from loaders.news.sample import load_sample
+
+        say(f"stored the curated sample: {load_sample(sessions)} articles")
+        return 0
+    sources = ALL_SOURCES if args.source == "all" else [args.source]
+    since = datetime.fromisoformat(args.since).replace(tzinfo=UTC) if args.since else None
+    try:
+        reports = load_news(sources, sessions, load_settings(), from_dir=Path(args.from_dir) if args.from_dir else None,
+                            since=since, cache_dir=VAR_DIR / "http-cache")
+    except SummaryError as exc:
+        say(f"error: {exc}")
+        return 1
+    for source, report in reports.items():
+        say(report.line(source))
+        for problem in report.failed:
+            say(f"  failed: {problem}")
+    return 0
+
+
+def cmd_failures(args: argparse.Namespace) -> int:
+    from store.news import list_failures
+
+    _, sessions = open_store()
+    with session_scope(sessions) as session:
+        for f in list_failures(session):
+            print(f"{f.at:%Y-%m-%d %H:%M}\t{f.source}\t{f.article_id}\tattempts={f.attempts}\t{f.url}\t{f.reason}")
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction, *, load: argparse._SubParsersAction) -> None:
+    ln = load.add_parser("news", help="summarise new documents of the news sources (needs GOSTERGE_LLM_BASE_URL)")
+    ln.add_argument("--source", choices=["fed", "ecb", "sec", "resmi-gazete", "all"], default="all")
+    ln.add_argument("--from-dir", help="read saved documents from this folder (or one folder per source) instead of the web")
+    ln.add_argument("--since", help="only documents published on or after this date (YYYY-MM-DD)")
+    ln.add_argument("--sample", action="store_true", help="store the curated sample feed instead (no model needed)")
+    ln.set_defaults(func=cmd_load)
+
+    news = sub.add_parser("news", help="finance news").add_subparsers(dest="action", required=True)
+    news.add_parser("failures", help="documents whose summary failed, with the reason").set_defaults(func=cmd_failures)

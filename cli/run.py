@@ -1,0 +1,134 @@
+"""`gosterge serve`, `dashboard` and `demo`: the processes a person starts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from api.config import VAR_DIR
+from cli.common import open_store, say
+from cli.keys import create_key_now
+from store.db import session_scope
+from store.reference.apis import APIS
+
+DASHBOARD_APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+# The production configuration of gunicorn: the demo serves the API exactly as production does.
+GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from api import create_app
+
+    create_app().run(host=args.host, port=args.port, threaded=True)
+    return 0
+
+
+def dashboard_command(port: int) -> list[str]:
+    """The Streamlit command line of the dashboard on `port` (also used by the tests and benchmarks)."""
+    return [sys.executable, "-m", "streamlit", "run", str(DASHBOARD_APP), "--server.port", str(port),
+            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+
+
+def cmd_dashboard(args: argparse.Namespace) -> int:
+    return subprocess.call(dashboard_command(args.port))
+
+
+def _wait_for(url: str, seconds: float) -> bool:
+    import requests
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            requests.get(url, timeout=1)
+            return True
+        except requests.RequestException:
+            time.sleep(0.2)
+    return False
+
+
+def load_demo_data() -> str:
+    """The synthetic demo release and the curated news sample, each loaded once; returns a new demo key."""
+    from loaders.news.sample import load_sample
+    from loaders.procurement.generate import generate_release
+    from loaders.procurement.load import load_release
+    from store.news import source_stats
+    from store.releases import list_releases
+
+    _, sessions = open_store(upgrade_schema=True)
+    with session_scope(sessions) as session:
+        has_release = bool(list_releases(session))
+    if not has_release:
+        path = generate_release("demo", seed=2026, out=VAR_DIR / "demo-release.zip")
+        result = load_release(path, sessions, uploaded_by="demo")
+        say(f"loaded the synthetic demo release {result.name} ({result.items} items)")
+    else:
+        say("demo data already loaded")
+    with session_scope(sessions) as session:
+        has_news = source_stats(session) != {}
+    if not has_news:
+        say(f"loaded the curated sample news feed ({load_sample(sessions)} articles)")
+    _, key = create_key_now(sessions, apis=list(APIS), credits=100_000, rate="600/minute", label="demo")
+    return key
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    key = load_demo_data()
+    if args.load_only:
+        say("demo key (shown once):")
+        print(key)
+        return 0
+    api_url = f"http://127.0.0.1:{args.api_port}"
+    env = {**os.environ, "GOSTERGE_PUBLIC_BASE_URL": api_url}
+    # One asynchronous worker unless WEB_CONCURRENCY asks for more (which needs Redis limits).
+    api = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
+                            "--bind", f"127.0.0.1:{args.api_port}"], env=env)
+    processes = [api]
+    try:
+        if not _wait_for(f"{api_url}/v1/openapi.json", 30):
+            say("the API did not start; see the messages above")
+            return 1
+        dashboard_url = f"http://127.0.0.1:{args.dashboard_port}"
+        processes.append(subprocess.Popen(dashboard_command(args.dashboard_port),
+                                          env={**env, "GOSTERGE_API_URL": api_url, "GOSTERGE_API_KEY": key}))
+        if not _wait_for(f"{dashboard_url}/_stcore/health", 60):
+            say("the dashboard did not start; see the messages above")
+            return 1
+        print(f"Dashboard: {dashboard_url}", flush=True)
+        print(f"API:       {api_url}/v1/  (OpenAPI document: {api_url}/v1/openapi.json)", flush=True)
+        print(f"Demo key:  {key}", flush=True)
+        print(f"Try:       curl -H 'Authorization: Bearer {key}' {api_url}/v1/public-procurement/datasets", flush=True)
+        print(f"           curl -H 'Authorization: Bearer {key}' '{api_url}/v1/finance-news/articles?limit=3'", flush=True)
+        print("Stop with Ctrl-C.", flush=True)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        while all(p.poll() is None for p in processes):
+            time.sleep(0.5)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        for p in processes:
+            p.terminate()
+        for p in processes:
+            p.wait(timeout=10)
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    serve = sub.add_parser("serve", help="run the API for development (production: gunicorn -c gunicorn.conf.py)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(func=cmd_serve)
+
+    dash = sub.add_parser("dashboard", help="run the dashboard (GOSTERGE_API_URL, GOSTERGE_API_KEY)")
+    dash.add_argument("--port", type=int, default=8501)
+    dash.set_defaults(func=cmd_dashboard)
+
+    demo = sub.add_parser("demo", help="load the demo data, then start the API and print a key")
+    demo.add_argument("--load-only", action="store_true")
+    demo.add_argument("--api-port", type=int, default=8000)
+    demo.add_argument("--dashboard-port", type=int, default=8501)
+    demo.set_defaults(func=cmd_demo)
