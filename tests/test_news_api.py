@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from loaders.news.sources import article_id
 from store.db import session_scope
 from store.news import upsert_article
+from store.reference.news import article_id
 from tests.helpers import assert_problem, error_parameters, walk_pages
 
 BASE = "/v1/finance-news"

@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from loaders.news.fetch import FetchError, HttpGetter
+from loaders.news.fetch import DirectoryGetter, FetchError, HttpGetter, NotSavedError
 
 
 class Site:
@@ -97,3 +97,15 @@ def test_requests_to_one_host_are_spaced(tmp_path):
             client.get(f"{site.url}/a")
     # 127.0.0.1 gets the default 5 requests a second: the second and third request wait their turn.
     assert len(sleeps) == 2 and all(0 < s <= 0.4 for s in sleeps)
+
+
+def test_directory_getter_reads_the_last_feed_copy_and_names_the_older_ones(tmp_path):
+    for name in ("press_all_2026-07-01.xml", "press_all_2026-08-01.xml", "monetary20260729a.htm"):
+        (tmp_path / name).write_text(name)
+    getter = DirectoryGetter(tmp_path, {"https://feed.test/press_all.xml": "press_all*.xml"})
+    assert getter.get("https://feed.test/press_all.xml") == b"press_all_2026-08-01.xml"
+    assert getter.get("https://www.federalreserve.gov/newsevents/pressreleases/monetary20260729a.htm")
+    with pytest.raises(NotSavedError):
+        getter.get("https://www.federalreserve.gov/newsevents/pressreleases/other.htm")
+    assert getter.served == {"press_all_2026-08-01.xml", "monetary20260729a.htm"}
+    assert getter.older_copies == {"press_all_2026-07-01.xml": "press_all_2026-08-01.xml"}

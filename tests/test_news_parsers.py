@@ -14,6 +14,7 @@ from loaders.news.sec import (
     item_from_title,
     load_tickers,
     parse_filing_index,
+    parse_primary_document,
     parse_sec_feed,
     parse_submission_text,
     primary_text,
@@ -84,8 +85,52 @@ def test_sec_filing_index_and_primary_document(shared_sources):
     assert index["primary_url"] == "https://www.sec.gov/Archives/edgar/data/1045810/000104581026000024/nvda-20260302.htm"
     assert (index["company"], index["cik"]) == ("NVIDIA CORP", 1045810)
     assert [i[:4] for i in index["items"]] == ["5.02", "9.01"]
+    assert index["documents"]["nvda-20260302.htm"] == "8-K"
+    assert index["documents"]["formxex101xfy27variablecom.htm"] == "EX-10.1"
     text = primary_text(read(shared_sources, "sec/nvda-20260302.htm"))
     assert "FORM 8-K" in text and "ix:header" not in text
+
+
+def test_sec_filing_index_filed_at_acceptance_time_in_utc(shared_sources):
+    index = parse_filing_index(read(shared_sources, "sec/0001045810-26-000024-index.html"),
+                               "https://www.sec.gov/Archives/edgar/data/1045810/0001045810-26-000024-index.html")
+    # "Accepted 2026-03-06 16:11:25" is New York time; 6 March 2026 is before the switch to summer time.
+    assert index["filed"] == datetime(2026, 3, 6, 21, 11, 25, tzinfo=UTC)
+
+
+def index_page(*, filed: str, accepted: str | None) -> str:
+    """A filing index page cut down to the parts the parser reads, in EDGAR's layout."""
+    acceptance = f'<div class="infoHead">Accepted</div><div class="info">{accepted}</div>' if accepted else ""
+    return f"""<html><body><div class="companyName">Example Corp (Filer) CIK: <a href="#">0000000042</a></div>
+<div class="formGrouping"><div class="infoHead">Filing Date</div><div class="info">{filed}</div>{acceptance}</div>
+<div class="formGrouping"><div class="infoHead">Items</div><div class="info">Item 8.01: Other Events<br /></div></div>
+<table class="tableFile"><tr><td>1</td><td>8-K</td><td><a href="/Archives/edgar/data/42/000000004225000001/ex-8k.htm">
+ex-8k.htm</a></td><td>8-K</td><td>1000</td></tr></table></body></html>"""
+
+
+def test_sec_filing_index_acceptance_time_follows_new_york_daylight_saving():
+    url = "https://www.sec.gov/Archives/edgar/data/42/0000000042-25-000001-index.html"
+    summer = parse_filing_index(index_page(filed="2025-07-01", accepted="2025-07-01 17:00:37"), url)
+    winter = parse_filing_index(index_page(filed="2025-12-19", accepted="2025-12-19 17:00:37"), url)
+    assert summer["filed"] == datetime(2025, 7, 1, 21, 0, 37, tzinfo=UTC)  # EDT, UTC-4
+    assert winter["filed"] == datetime(2025, 12, 19, 22, 0, 37, tzinfo=UTC)  # EST, UTC-5
+
+
+def test_sec_filing_index_without_acceptance_time_starts_the_new_york_filing_day():
+    index = parse_filing_index(index_page(filed="2025-12-19", accepted=None),
+                               "https://www.sec.gov/Archives/edgar/data/42/0000000042-25-000001-index.html")
+    assert index["filed"] == datetime(2025, 12, 19, 5, tzinfo=UTC)
+
+
+def test_sec_submission_text_filed_at_acceptance_time_in_utc(shared_sources):
+    filing = parse_submission_text(read(shared_sources, "sec/0001213900-25-032135.txt"))
+    # <ACCEPTANCE-DATETIME>20250415163025, New York summer time (UTC-4).
+    assert filing["filed"] == datetime(2025, 4, 15, 20, 30, 25, tzinfo=UTC)
+
+
+def test_sec_submission_text_without_acceptance_time_starts_the_new_york_filing_day(shared_sources):
+    text = read(shared_sources, "sec/0001213900-25-032135.txt").replace(b"<ACCEPTANCE-DATETIME>20250415163025\n", b"")
+    assert parse_submission_text(text)["filed"] == datetime(2025, 4, 15, 4, tzinfo=UTC)
 
 
 def test_sec_submission_text_names_items_by_title(shared_sources):
@@ -93,7 +138,47 @@ def test_sec_submission_text_names_items_by_title(shared_sources):
     assert (filing["company"], filing["cik"], filing["form"]) == ("ABVC BIOPHARMA, INC.", 1173313, "8-K")
     assert filing["items"][0] == "2.02 Results of Operations and Financial Condition"
     assert len(filing["items"]) == 4
+    assert filing["documents"]["ea0238372-8k_abvcbio.htm"] == "8-K"
+    assert filing["documents"]["ea023837201ex99-1_abvcbio.htm"] == "EX-99.1"
     assert "ABVC" in filing["text"] and "begin 644" not in filing["text"]
+
+
+def test_sec_primary_document_alone_gives_filer_form_items_and_its_own_date(shared_sources):
+    buckle = parse_primary_document(read(shared_sources, "sec/bke-20241122_8-K_item2.02.htm"))
+    assert (buckle["company"], buckle["cik"], buckle["form"]) == ("BUCKLE, INC", 885245, "8-K")
+    assert buckle["items"] == ("2.02 Results of Operations and Financial Condition",
+                               "9.01 Financial Statements and Exhibits")
+    assert buckle["dated"] == datetime(2024, 11, 22, 5, tzinfo=UTC)  # signed 22 November: midnight EST
+    assert "announced financial results" in buckle["text"] and "ix:header" not in buckle["text"]
+    flowers = parse_primary_document(read(shared_sources, "sec/flws20231214_8k_item5.07.htm"))
+    assert (flowers["company"], flowers["cik"]) == ("1 800 FLOWERS COM INC", 1084869)
+    assert flowers["items"] == ("5.07 Submission of Matters to a Vote of Security Holders",)
+    # The report is of 14 December (dei:DocumentPeriodEndDate); it was signed on the 15th.
+    assert flowers["dated"] == datetime(2023, 12, 15, 5, tzinfo=UTC)
+
+
+def test_sec_primary_document_signed_in_summer_starts_the_new_york_day(shared_sources):
+    nvidia = parse_primary_document(read(shared_sources, "sec/nvda-20260302.htm"))
+    assert nvidia["dated"] == datetime(2026, 3, 6, 5, tzinfo=UTC)  # still EST on 6 March
+    cover_only = parse_primary_document((OWN / "sec_8k_cover_page_only.htm").read_bytes())
+    assert cover_only["dated"] == datetime(2018, 7, 2, 4, tzinfo=UTC)  # EDT
+
+
+def test_sec_primary_document_without_xbrl_reads_the_cover_page():
+    document = parse_primary_document((OWN / "sec_8k_cover_page_only.htm").read_bytes())
+    assert (document["company"], document["cik"], document["form"]) == ("EXAMPLE HOLDINGS, INC.", None, "8-K")
+    assert document["items"] == ("8.01 Other Events", "9.01 Financial Statements and Exhibits")
+
+
+def test_sec_primary_document_falls_back_to_the_date_of_report():
+    markup = (OWN / "sec_8k_cover_page_only.htm").read_text().replace("Dated: July 2, 2018", "")
+    assert parse_primary_document(markup)["dated"] == datetime(2018, 6, 28, 4, tzinfo=UTC)
+
+
+def test_sec_primary_document_tells_an_exhibit_from_an_8k(shared_sources):
+    block = read(shared_sources, "sec/bke-20241122_8-K_ex99.1_document-block.txt").decode()
+    exhibit = parse_primary_document(block.split("<TEXT>", 1)[1])
+    assert exhibit["form"] is None
 
 
 def test_ticker_comes_from_the_sec_list_for_the_filer_only(shared_sources):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
@@ -22,7 +24,7 @@ PLAIN = {
 
 
 def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], env={**os.environ, **env}, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], env={**os.environ, **env}, capture_output=True,
                           text=True, timeout=300)
 
 
@@ -52,8 +54,9 @@ def test_load_news_from_saved_documents_is_idempotent_and_retries_failures(datab
         assert first.returncode == 0, first.stderr
         stored, failures = counts(database_url)
         assert "fed: " in first.stderr and "sec: " in first.stderr
-        # fed: the FOMC statement; sec: NVIDIA's saved index and ABVC's submission; the gazette text failed
-        assert (stored, failures) == (3, 1), first.stderr
+        # fed: the FOMC statement; sec: NVIDIA's saved index, ABVC's submission and the two 8-K documents
+        # saved on their own (Buckle, 1-800-Flowers); the gazette text failed
+        assert (stored, failures) == (5, 1), first.stderr
         assert "not in the saved folder" in first.stderr
         listed = run(["news", "failures"], env)
         assert "resmi-gazete" in listed.stdout and "not valid JSON" in listed.stdout
@@ -82,3 +85,112 @@ def test_missing_model_server_setting_is_one_clear_error(database_url, tmp_path,
                  {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path), "GOSTERGE_LLM_BASE_URL": ""})
     assert result.returncode == 1 and "GOSTERGE_LLM_BASE_URL" in result.stderr
 
+
+
+def load_sec(env: dict[str, str], from_dir) -> subprocess.CompletedProcess:  # noqa: ANN001
+    with ScriptedLlm([], default=lambda body: completion(PLAIN)) as server:
+        result = run(["load", "news", "--source", "sec", "--from-dir", str(from_dir)],
+                     {**env, "GOSTERGE_LLM_BASE_URL": server.base_url})
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def sec_article(app, auth, ticker: str) -> dict:  # noqa: ANN001
+    items = app.test_client().get(f"/v1/finance-news/articles?source=sec&ticker={ticker}", headers=auth).get_json()["items"]
+    assert len(items) == 1, items
+    return items[0]
+
+
+def test_saved_8k_published_at_its_acceptance_time(app, auth, tmp_path, shared_sources, database_url):
+    load_sec({"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}, shared_sources)
+    # The index page's "Accepted 2026-03-06 16:11:25" and the submission's <ACCEPTANCE-DATETIME>, New York time.
+    assert sec_article(app, auth, "NVDA")["publishedAt"] == "2026-03-06T21:11:25Z"
+    assert sec_article(app, auth, "ABVC")["publishedAt"] == "2025-04-15T20:30:25Z"
+
+
+def test_saved_8k_document_alone_is_read_with_an_edgar_address(app, auth, tmp_path, shared_sources, database_url):
+    result = load_sec({"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}, shared_sources)
+    # NVIDIA's index page, ABVC's submission, Buckle's and 1-800-Flowers' documents; NVIDIA's document is
+    # read through its index page, not a second time on its own (sec_article finds exactly one).
+    assert "sec: 4 documents" in result.stderr
+    buckle = sec_article(app, auth, "BKE")
+    assert buckle["url"] == "https://www.sec.gov/Archives/edgar/data/885245/bke-20241122_8-K_item2.02.htm"
+    assert buckle["publishedAt"] == "2024-11-22T05:00:00Z"  # signed 22 November 2024, New York
+    assert buckle["companies"] == [{"name": "BUCKLE, INC", "ticker": "BKE"}]
+    assert buckle["filingItems"] == ["2.02 Results of Operations and Financial Condition",
+                                     "9.01 Financial Statements and Exhibits"]
+    flowers = sec_article(app, auth, "FLWS")
+    assert flowers["url"] == "https://www.sec.gov/Archives/edgar/data/1084869/flws20231214_8k_item5.07.htm"
+    assert sec_article(app, auth, "NVDA")["url"].endswith("/1045810/0001045810-26-000024-index.html")
+
+
+def saved_folder(tmp_path: Path, shared_sources: Path, source: str, names: list[str]) -> Path:
+    folder = tmp_path / "saved" / source
+    folder.mkdir(parents=True)
+    for name in names:
+        shutil.copy(shared_sources / source / name, folder / name)
+    return folder
+
+
+def reported(stderr: str, name: str) -> str:
+    """The report's words about one saved file (the CLI prints a name, a colon and the reason)."""
+    lines = [line for line in stderr.splitlines() if f"{name}: " in line]
+    assert lines, f"{name} is not in the report:\n{stderr}"
+    return lines[0].split(f"{name}: ", 1)[1]
+
+
+def test_saved_sec_file_no_rule_reads_is_reported_by_name(tmp_path, shared_sources, database_url):
+    sec = saved_folder(tmp_path, shared_sources, "sec", ["getcurrent_atom_2025-12-12_start3500.xml",
+                       "company_tickers_2024-05.json", "bke-20241122_8-K_ex99.1_document-block.txt"])
+    shutil.copy(Path(__file__).parent / "fixtures" / "sec_8k_cover_page_only.htm", sec)
+    submission = (shared_sources / "sec" / "0001213900-25-032135.txt").read_text()
+    (sec / "0001213900-25-099999.txt").write_text(submission.replace("SUBMISSION TYPE:\t8-K", "SUBMISSION TYPE:\t10-Q"))
+    (sec / "notes.pdf").write_bytes(b"%PDF-1.4")
+    result = load_sec({"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}, sec)
+    assert "sec: 0 documents" in result.stderr
+    assert "submission" in reported(result.stderr, "bke-20241122_8-K_ex99.1_document-block.txt")
+    assert "CIK" in reported(result.stderr, "sec_8k_cover_page_only.htm")
+    assert "10-Q" in reported(result.stderr, "0001213900-25-099999.txt")
+    assert "PDF" in reported(result.stderr, "notes.pdf")
+
+
+def test_saved_file_of_any_source_no_rule_reads_is_reported_by_name(tmp_path, shared_sources, database_url):
+    fed = saved_folder(tmp_path, shared_sources, "fed", ["press_all_2026-08-01.xml", "monetary20260729a.htm"])
+    shutil.copy(fed / "press_all_2026-08-01.xml", fed / "press_all_2026-07-01.xml")
+    (fed / "draft.docx").write_bytes(b"PK")
+    saved_folder(tmp_path, shared_sources, "resmi-gazete", ["20161201-3.htm"])
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
+    with ScriptedLlm([], default=lambda body: completion(PLAIN)) as server:
+        result = run(["load", "news", "--source", "all", "--from-dir", str(tmp_path / "saved")],
+                     {**env, "GOSTERGE_LLM_BASE_URL": server.base_url})
+    assert result.returncode == 0, result.stderr
+    assert "fed: 1 documents" in result.stderr
+    assert "older copy" in reported(result.stderr, "press_all_2026-07-01.xml")
+    assert "no rule" in reported(result.stderr, "draft.docx")
+    # A text the gazette's rules judge not economic (a military faculty's regulation repealed) is named.
+    assert "not an economic text" in reported(result.stderr, "20161201-3.htm")
+    # --from-dir holds one folder per source: a source without its folder says so, not "0 documents".
+    assert "no folder ecb/" in result.stderr and "no folder sec/" in result.stderr
+
+
+def test_saved_parts_of_a_filing_read_from_its_index_are_named_as_left_out(tmp_path, shared_sources, database_url):
+    sec = saved_folder(tmp_path, shared_sources, "sec", ["getcurrent_atom_2025-12-12_start3500.xml",
+                       "company_tickers_2024-05.json", "0001045810-26-000024-index.html", "nvda-20260302.htm"])
+    # Two more files the index page lists: an exhibit, and the complete submission of the same filing.
+    (sec / "formxex101xfy27variablecom.htm").write_text("<html><body><p>Variable Compensation Plan</p></body></html>")
+    shutil.copy(shared_sources / "sec" / "0001213900-25-032135.txt", sec / "0001045810-26-000024.txt")
+    result = load_sec({"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}, sec)
+    assert "sec: 1 documents" in result.stderr and "0 failed" in result.stderr
+    assert "EX-10.1" in reported(result.stderr, "formxex101xfy27variablecom.htm")
+    assert "same filing" in reported(result.stderr, "0001045810-26-000024.txt")
+
+
+def test_saved_8k_older_than_since_is_not_read_again_on_its_own(tmp_path, shared_sources, database_url):
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
+    with ScriptedLlm([], default=lambda body: completion(PLAIN)) as server:
+        result = run(["load", "news", "--source", "sec", "--since", "2026-03-07", "--from-dir", str(shared_sources)],
+                     {**env, "GOSTERGE_LLM_BASE_URL": server.base_url})
+    assert result.returncode == 0, result.stderr
+    # NVIDIA's filing (accepted 6 March 2026) is older: neither it nor its primary document is read or failed.
+    assert "sec: 0 documents" in result.stderr
+    assert "nvda-20260302.htm" not in result.stderr

@@ -96,6 +96,10 @@ class DirectoryGetter:
     def __init__(self, directory: Path, feeds: dict[str, str]):
         self.directory = Path(directory)
         self.feeds = feeds  # feed URL -> glob pattern of its saved copy
+        # The files it handed out, and older copies of a feed it did not (name -> the copy read instead),
+        # so that a run can name every saved file it did not read.
+        self.served: set[str] = set()
+        self.older_copies: dict[str, str] = {}
 
     def get(self, url: str) -> bytes:
         pattern = self.feeds.get(url)
@@ -103,8 +107,14 @@ class DirectoryGetter:
             matches = sorted(self.directory.glob(pattern))
             if not matches:
                 raise FetchError(f"no saved feed matching {pattern} in {self.directory}")
-            return matches[-1].read_bytes()
+            self.older_copies.update(dict.fromkeys((older.name for older in matches[:-1]), matches[-1].name))
+            return self.read(matches[-1])
         path = self.directory / Path(urlparse(url).path).name
         if not path.is_file():
             raise NotSavedError(f"no saved copy {path.name} in {self.directory}")
+        return self.read(path)
+
+    def read(self, path: Path) -> bytes:
+        """A saved file, found by URL or by a source's own rule."""
+        self.served.add(path.name)
         return path.read_bytes()

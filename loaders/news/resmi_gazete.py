@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 from loaders.news.documents import Document, Entry
 from loaders.news.text import soup_of, squash
-from loaders.reference.lists import fold
+from store.reference.lists import fold
 
 SOURCE = "resmi-gazete"
 ENCODING = "windows-1254"

@@ -12,10 +12,10 @@ import requests
 
 from loaders.news.checks import country_codes, split_sentences, ungrounded_numbers
 from loaders.news.documents import Document
-from loaders.news.sources import CATEGORY_IDS as CATEGORIES
-from loaders.news.sources import SENTIMENT_IDS as SENTIMENTS
-from loaders.news.sources import SOURCES, article_id
 from loaders.settings import LoaderSettings
+from store.reference.news import CATEGORY_IDS as CATEGORIES
+from store.reference.news import SENTIMENT_IDS as SENTIMENTS
+from store.reference.news import SOURCES, article_id
 from store.times import format_utc
 
 log = logging.getLogger("gosterge.loaders.news")
