@@ -1,0 +1,119 @@
+"""`gosterge ekap import`: saved EKAP records in, a weekly release and its report out."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+from loaders.ekap.base import BaseRelease, read_base
+from loaders.ekap.frames import release_tables
+from loaders.ekap.inputs import FileResult, list_files, read_file
+from loaders.ekap.registry import Registry
+from loaders.ekap.report import Report
+from loaders.ekap.tables import Mapper, TenderRow
+from loaders.ekap.tenders import build_picture, group_records
+from loaders.procurement.release import COLUMNS
+from loaders.procurement.writer import Source, write_release
+
+EKAP_SOURCE = Source(
+    "Kamu İhale Kurumu (KİK), Elektronik Kamu Alımları Platformu (EKAP): ihale kayıtları ve sonuç ilanları. "
+    "Public Procurement Authority of Türkiye, Electronic Public Procurement Platform: tender records and "
+    "result notices.", "https://ekap.kik.gov.tr/")
+NO_DIRECT_PURCHASES = Source(
+    "No direct purchases: EKAP publishes no amounts for direct procurement (doğrudan temin), so this file "
+    "is empty and the direct-procurement statistics are null.", "https://ekap.kik.gov.tr/")
+PARALLEL_FROM_FILES = 64  # below this, starting worker processes costs more than it saves
+
+
+class ImportRefusedError(Exception):
+    """The command line asks for something the importer cannot do (a future week, a bad base)."""
+
+
+@dataclass
+class ImportResult:
+    release: str
+    published: datetime
+    out: Path
+    report_path: Path
+    report: Report
+    written: bool
+
+
+def release_week(release: str | None, now: datetime) -> tuple[str, datetime]:
+    """(release name, publishedAt): this week and now by default; an earlier week is published at
+    its last second, so records dated after that week are kept out as the release validation asks."""
+    current = now.astimezone(UTC).replace(microsecond=0)
+    if release is None:
+        iso = current.isocalendar()
+        return f"{iso.year}-W{iso.week:02d}", current
+    try:
+        year, week = release.split("-W")
+        monday = date.fromisocalendar(int(year), int(week), 1)
+    except ValueError as exc:
+        raise ImportRefusedError(f"--release {release!r} is not an ISO week such as 2026-W47") from exc
+    end = datetime(monday.year, monday.month, monday.day, tzinfo=UTC) + timedelta(days=7, seconds=-1)
+    if monday > current.date():
+        raise ImportRefusedError(f"--release {release} is a week that has not started yet")
+    return f"{int(year)}-W{int(week):02d}", min(end, current)
+
+
+def read_inputs(files: list[Path], *, workers: int | None = None) -> list[FileResult]:
+    """Every file read, on every core for a large input; results stay in input order."""
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or len(files) < PARALLEL_FROM_FILES:
+        return [read_file(path, i) for i, path in enumerate(files)]
+    chunk = max(1, len(files) // (workers * 16))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(read_file, files, range(len(files)), chunksize=chunk))
+
+
+def map_records(results: list[FileResult], registry: Registry, report: Report, published: date) -> list[TenderRow]:
+    for result in results:
+        report.inputs.append({"file": result.file, "shape": result.shape, "records": len(result.records)})
+        report.extend(result.entries)
+    groups = group_records([r for result in results for r in result.records], report)
+    mapper = Mapper(registry, report, published)
+    rows = []
+    for group in groups:
+        row, trace = mapper.map(build_picture(group, report))
+        report.tenders.append(trace)
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, base: Path | None = None,
+                report_path: Path | None = None, strict: bool = False, now: datetime | None = None,
+                workers: int | None = None) -> ImportResult:
+    """Read the records, map them, and write the release and the report (only the report when
+    `strict` and anything could not be mapped)."""
+    name, published = release_week(release, now or datetime.now(UTC))
+    report_path = report_path or out.with_name(out.name.removesuffix(".zip") + ".report.json")
+    files = list_files(paths)
+    registry, report = Registry(), Report()
+    previous = read_base(base, registry) if base else BaseRelease()
+    rows = map_records(read_inputs(files, workers=workers), registry, report, published.date())
+    tables = release_tables(rows, previous, registry, report)
+    refused = sum(1 for i in report.inputs if i["shape"] == "none")
+    report.counts = {"files": len(files), "filesRefused": refused, "tenders": len(tables["tenders.csv"]),
+                     "tendersKeptOut": sum(1 for t in report.tenders if t["status"] == "kept-out"),
+                     "awardedLots": int(tables["awards.csv"]["contractor_id"].notna().sum()),
+                     "authorities": len(tables["authorities.csv"]), "contractors": len(tables["contractors.csv"])}
+    written = not (strict and report.unmapped_count)
+    if written:
+        sources = {file: _source(file, previous) for file in COLUMNS}
+        write_release(tables, out, release=name, published=published, synthetic=False, sources=sources)
+    report.write(report_path, release=name, publishedAt=published.isoformat(), out=str(out), written=written,
+                 base=str(base) if base else None)
+    return ImportResult(name, published, out, report_path, report, written)
+
+
+def _source(file: str, previous: BaseRelease) -> Source:
+    if file == "direct_purchases.csv":
+        if previous.direct_purchases:
+            return Source(*previous.citations[file])
+        return NO_DIRECT_PURCHASES
+    return EKAP_SOURCE

@@ -1,0 +1,132 @@
+"""The accepted input shapes, found in files and folders: a saved tender detail (the answer of
+EKAP's tender-detail call, or its `item`), a bundle of `{"tender", "announcements"}` entries, a
+search answer (`{"list": [...]}`), and a bare result notice in Markdown or HTML. Anything else is
+reported, never skipped silently."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from loaders.ekap.notice import parse_notice
+from loaders.ekap.records import TenderRecord, read_record
+from loaders.ekap.report import UNMAPPED, Entry
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+HTML_SUFFIXES = frozenset({".htm", ".html"})
+JSON_SUFFIXES = frozenset({".json"})
+ACCEPTED = "a tender detail JSON, a bundle JSON, a search answer JSON, or a result notice (.md, .htm, .html)"
+
+
+class InputError(Exception):
+    """A path given on the command line that cannot be read at all."""
+
+
+@dataclass
+class FileResult:
+    file: str
+    shape: str
+    records: list[TenderRecord] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+
+    def refuse(self, reason: str, message: str) -> FileResult:
+        self.shape = "none"
+        self.entries.append(Entry(UNMAPPED, reason, message, file=self.file))
+        return self
+
+
+def list_files(paths: list[Path]) -> list[Path]:
+    """Every file under the paths, in the order given, folders walked recursively in name order."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            for root, folders, names in os.walk(path):
+                folders.sort()  # os.walk descends in this order: name order at every level
+                files += [Path(root, name) for name in sorted(names)]
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError(f"{path}: no such file or directory")
+    return files
+
+
+def read_file(path: Path, index: int) -> FileResult:
+    """Every tender record in one file, with what could not be read reported; each notice's
+    identity is worked out here, in the worker, rather than in the importer that runs alone."""
+    result = _read_file(path, index)
+    for record in result.records:
+        for notice in record.notices + record.corrections:
+            notice.key()
+    return result
+
+
+def _read_file(path: Path, index: int) -> FileResult:
+    result = FileResult(str(path), "none")
+    suffix = path.suffix.lower()
+    if suffix not in MARKDOWN_SUFFIXES | HTML_SUFFIXES | JSON_SUFFIXES:
+        return result.refuse("no-accepted-shape", f"not an accepted shape ({ACCEPTED})")
+    try:
+        text = _decode(path.read_bytes(), html=suffix in HTML_SUFFIXES)
+    except (OSError, UnicodeDecodeError) as exc:
+        return result.refuse("unreadable-file", f"cannot be read as text: {exc}")
+    if suffix in JSON_SUFFIXES:
+        return _read_json(text, result, index)
+    notice = parse_notice(text, html=suffix in HTML_SUFFIXES)
+    if not notice.is_result:
+        return result.refuse("no-accepted-shape", "not a result notice (no İhale kayıt numarası with a contract "
+                             f"or a SONUÇ İLANI heading); accepted: {ACCEPTED}")
+    result.shape = "notice"
+    record = TenderRecord(result.file, (index, 0), "notice", notices=[notice])
+    record.fields["ikn"] = notice.ikn
+    result.records.append(record)
+    return result
+
+
+def _decode(data: bytes, *, html: bool) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        if not html:
+            raise
+        # Pages saved from EKAP's older site may be in the Turkish Windows code page.
+        return data.decode("cp1254")
+
+
+def _read_json(text: str, result: FileResult, index: int) -> FileResult:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return result.refuse("unreadable-file", f"not valid JSON: {exc}")
+    elements = data if isinstance(data, list) else [data]
+    shapes: set[str] = set()
+    for i, element in enumerate(elements):
+        found = list(_records(element, result, (index, i)))
+        if not found:
+            where = f"element {i}" if isinstance(data, list) else "the file"
+            result.entries.append(Entry(UNMAPPED, "no-accepted-shape", f"{where} is of no accepted shape "
+                                        f"({ACCEPTED})", file=result.file))
+        for record in found:
+            shapes.add(record.shape)
+            result.records.append(record)
+    result.shape = "+".join(sorted(shapes)) or "none"
+    return result
+
+
+def _records(element: Any, result: FileResult, position: tuple[int, ...]) -> Iterator[TenderRecord]:
+    if not isinstance(element, dict):
+        return
+    where = {"file": result.file, "entries": result.entries}
+    if isinstance(element.get("tender"), dict):
+        yield read_record(element, tender=element["tender"], position=position, shape="bundle", **where)
+    elif isinstance(element.get("item"), dict) and element["item"].get("ikn"):
+        yield read_record(element["item"], tender=None, position=position, shape="detail", **where)
+    elif element.get("ikn"):
+        yield read_record(element, tender=None, position=position, shape="detail", **where)
+    elif isinstance(element.get("list"), list):
+        for j, item in enumerate(element["list"]):
+            if isinstance(item, dict) and item.get("ikn"):
+                yield read_record(item, tender=None, position=(*position, j), shape="search", **where)

@@ -1,0 +1,182 @@
+"""A result notice (Sonuç İlanı) read by its labelled rows, from Markdown or from EKAP's HTML.
+
+EKAP hands a notice out as HTML (`veriHtml`); tools that save it often turn it into Markdown. Both
+hold the same rows: `label : value`, grouped under numbered sections (1- İhalenin, 2- İhale konusu…,
+3- Teklifler, 4- Sözleşmenin). The letters before labels shift between templates, and "Tarihi" and
+"Süresi" occur in two sections, so rows are read by section and label, never by letter or place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import lxml.etree
+
+from loaders.ekap.values import clean_text
+from store.reference.lists import fold
+
+# (section, folded label) -> the field it fills; None marks a row read and deliberately not used.
+LABELS: dict[tuple[int, str], str | None] = {
+    (0, "ihale kayit numarasi"): "ikn",
+    (1, "tarihi"): "tender_date",
+    (1, "turu"): "tender_type",
+    (1, "usulu"): "procedure",
+    (1, "yaklasik maliyeti"): "estimate",
+    (1, "sozlesmeye esas kisimlarinin yaklasik maliyeti"): "lots_estimate",
+    (1, "pazarlik usulunun secilme gerekcesi"): None,
+    (2, "adi"): "subject",
+    (2, "yapilacagi yer"): None,
+    (2, "yapilacagi/teslim edilecegi yer"): None,
+    (2, "teslim edilecegi yer"): None,
+    (2, "miktari"): None,
+    (2, "niteligi, turu ve miktari"): None,
+    (2, "suresi"): None,
+    (3, "dokumani ekap uzerinden e-imza kullanarak indiren sayisi"): None,
+    (3, "toplam teklif sayisi"): "bids_total",
+    (3, "toplam gecerli teklif sayisi"): "bids_valid",
+    (3, "yerli istekli lehine fiyat avantaji uygulamasi"): None,
+    (4, "tarihi"): "contract_date",
+    (4, "bedeli"): "contract_value",
+    (4, "suresi"): None,
+    (4, "yuklenici"): "contractor",
+    (4, "yuklenicisi"): "contractor",
+    (4, "yuklenicinin uyrugu"): "nationality",
+    (4, "yuklenicinin adresi"): "address",
+}
+_SECTION = re.compile(r"(\d)\s*-\s*\S.*")
+_LETTER = re.compile(r"^[a-zçğıöşü]\)\s*", re.IGNORECASE)
+_RESULT_HEADING = "sonuc ilani"
+
+
+@dataclass
+class Notice:
+    """The fields of one notice as printed (text), with what could not be placed."""
+
+    heading: list[str]
+    fields: dict[str, str] = field(default_factory=dict)
+    unknown_labels: list[str] = field(default_factory=list)
+    _key: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def ikn(self) -> str:
+        return self.fields.get("ikn", "")
+
+    @property
+    def authority(self) -> str:
+        """The authority unit: the last bold segment of the heading after "SONUÇ İLANI"."""
+        rest = [s for s in self.heading if fold(s) != _RESULT_HEADING]
+        return rest[-1] if rest else ""
+
+    @property
+    def is_result(self) -> bool:
+        """A result notice names its İKN and says so in its heading or prints a contract row."""
+        if not self.ikn:
+            return False
+        return any(_RESULT_HEADING in fold(s) for s in self.heading) or bool(
+            {"contract_value", "contractor"} & self.fields.keys())
+
+    @property
+    def multi_lot(self) -> bool:
+        """The "Sözleşmeye Esas Kısımlarının Yaklaşık Maliyeti" row appears only in multi-lot tenders."""
+        return "lots_estimate" in self.fields
+
+    def key(self) -> str:
+        """Equal for the same notice in any format (Markdown or HTML), so a copy counts once; the
+        values are already cleaned of layout, so they compare as printed."""
+        if self._key is None:
+            body = "\x1f".join(f"{k}={v}" for k, v in sorted(self.fields.items()))
+            self._key = hashlib.sha256(f"{self.authority}\x1e{body}".encode()).hexdigest()
+        return self._key
+
+
+@lru_cache(maxsize=8192)
+def _label(cell: str) -> tuple[str, str, int | None]:
+    """(label as printed, its folded form, its section number when it opens a section); labels
+    repeat in every notice, so each spelling is worked out once."""
+    text = clean_text(cell)
+    match = _SECTION.fullmatch(text)
+    label = _LETTER.sub("", text).rstrip(":").strip()
+    return label, fold(label), int(match.group(1)) if match else None
+
+
+def read_rows(heading: list[str], rows: list[list[str]]) -> Notice:
+    """Place each `label : value` row by its section and label."""
+    notice = Notice([clean_text(s) for s in heading if clean_text(s)])
+    section = 0
+    for cells in rows:
+        if not cells:
+            continue
+        label, folded, opens = _label(cells[0])
+        rest = cells[1:]
+        separated = bool(rest) and rest[0].replace("*", "").strip() == ":"
+        values = rest[1:] if separated else rest
+        if not separated and opens is not None and not any(v.strip() for v in values):
+            section = opens
+            continue
+        if not label or set(label) <= set("-: "):
+            continue  # an empty row, or a Markdown separator row
+        key = (section, folded)
+        if key not in LABELS:
+            notice.unknown_labels.append(label)
+            continue
+        target = LABELS[key]
+        if target is not None and target not in notice.fields:
+            notice.fields[target] = clean_text(" ".join(v for v in values if v.strip() != ":"))
+    return notice
+
+
+def _markdown_cells(row: str) -> list[str]:
+    row = row.strip()
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|"):
+        row = row[:-1]
+    return [c.replace("\x00", "|") for c in row.split("|")]
+
+
+def parse_markdown(text: str) -> Notice:
+    """A notice as ihale-mcp saves it (markitdown's rendering of EKAP's HTML)."""
+    heading: list[str] = []
+    rows: list[list[str]] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if "|" not in line:
+            if not heading and not rows and "**" in line:
+                heading = [s for s in line.split("**") if s.strip()]
+            continue
+        # A broken row can run into the next one: `… | : | value || **2- …** | | |`.
+        for row in line.replace("\\|", "\x00").split("||"):
+            if row.strip(" |"):
+                rows.append(_markdown_cells(row))
+    return read_rows(heading, rows)
+
+
+_HTML_PARSER = lxml.etree.HTMLParser(remove_comments=True)
+
+
+def parse_html(html: str) -> Notice:
+    """A notice as EKAP hands it out (`veriHtml`): table rows, the heading in bold before the table."""
+    root = lxml.etree.fromstring(html, _HTML_PARSER) if html.strip() else None
+    if root is None:
+        return Notice([])
+    heading: list[str] = []
+    for element in root.iter():
+        if element.tag == "table":
+            break
+        if element.tag in ("b", "strong", "h1", "h2", "h3", "h4"):
+            text = "".join(element.itertext())
+            if text.strip():
+                heading.append(text)
+    rows = [["".join(cell.itertext()) for cell in tr if cell.tag in ("td", "th")] for tr in root.iter("tr")]
+    return read_rows(heading, rows)
+
+
+def parse_notice(text: str, *, html: bool) -> Notice:
+    return parse_html(text) if html else parse_markdown(text)
+
+
+def looks_like_html(text: str) -> bool:
+    head = text.lstrip()[:200].lower()
+    return head.startswith("<") and any(tag in text[:5000].lower() for tag in ("<table", "<tr", "<html", "<div", "<p"))

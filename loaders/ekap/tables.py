@@ -1,0 +1,248 @@
+"""A tender's picture mapped to release rows by the rules of docs/ekap.md; a tender that cannot be
+mapped (no authority province, date, procedure or sector) is kept out and reported."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from loaders.ekap.authority_types import classify_authority
+from loaders.ekap.mapping import fallback_sector, okas_codes, procedure_id, sector_from_codes, tender_type
+from loaders.ekap.names import is_joint_venture
+from loaders.ekap.notice import Notice
+from loaders.ekap.places import (
+    province_from_address,
+    province_from_id,
+    province_from_name,
+    province_from_unit_name,
+)
+from loaders.ekap.registry import ABROAD, Authority, Contractor, Registry
+from loaders.ekap.report import Report
+from loaders.ekap.tenders import TenderPicture
+from loaders.ekap.values import clean_text, parse_amount, parse_count, parse_date
+from store.reference.lists import fold
+
+EARLIEST_DATE = date(2019, 1, 1)
+DOMESTIC = frozenset({"turkiye", "turk", "t.c.", "tc", "turkiye cumhuriyeti", "yerli"})
+
+
+@dataclass
+class AwardRow:
+    lot: int
+    bids: int | None
+    contractor: Contractor | None
+    value: Decimal | None
+
+
+@dataclass
+class TenderRow:
+    ikn: str
+    authority: Authority
+    tender_date: date
+    procedure: str
+    sector: int
+    estimate: Decimal | None
+    lots: int
+    awards: list[AwardRow] = field(default_factory=list)
+
+
+@dataclass
+class Mapper:
+    """Maps pictures to rows, adding authorities and contractors to the registry and problems to the report."""
+
+    registry: Registry
+    report: Report
+    published: date
+
+    def map(self, picture: TenderPicture) -> tuple[TenderRow | None, dict[str, Any]]:
+        where = {"file": ", ".join(dict.fromkeys(picture.files)), "ikn": picture.ikn}
+        trace: dict[str, Any] = {"ikn": picture.ikn, "files": list(dict.fromkeys(picture.files))}
+        authority = self._authority(picture, where, trace)
+        day = self._tender_date(picture, where)
+        procedure = self._procedure(picture, where, trace)
+        sector = self._sector(picture, where, trace)
+        missing = [name for name, value in (("authority", authority), ("tender date", day),
+                                            ("procedure", procedure), ("sector", sector)) if value is None]
+        if missing:
+            self.report.unmapped("tender-kept-out", f"kept out of the release: no {', '.join(missing)}", **where)
+            return None, {**trace, "status": "kept-out"}
+        awards, status = self._awards(picture, where)
+        lots = max(1, len(picture.lots))
+        row = TenderRow(picture.ikn, authority, day, procedure, sector, self._estimate(picture, where), lots, awards)
+        return row, {**trace, "status": status, "lots": lots, "awardedLots": sum(1 for a in awards if a.contractor)}
+
+    def _authority(self, picture: TenderPicture, where: dict, trace: dict) -> Authority | None:
+        f = picture.fields
+        name = clean_text(f.get("authority")) or (picture.first_notice.authority if picture.first_notice else "")
+        if not name:
+            self.report.unmapped("authority-unknown", "no authority name in the record or the notice heading",
+                                 field="authority", **where)
+            return None
+        plate = self._authority_province(f, name, where)
+        if plate is None:
+            return None
+        kind, fired = classify_authority(name, " ".join(clean_text(f.get(k)) for k in ("top_institution", "parent")))
+        if not fired:
+            self.report.note("authority-type-default", f"no rule of the table matches {name!r}: type other",
+                             field="authority_type", **where)
+        entry = self.registry.add_authority(name, plate, kind, ekap_id=clean_text(f.get("authority_id")) or None)
+        trace.update(authority=name, authorityType=entry.type)
+        return entry
+
+    def _authority_province(self, f: dict[str, Any], name: str, where: dict) -> int | None:
+        given = clean_text(f.get("province"))
+        if given:
+            plate = province_from_name(given) or province_from_id(given)
+            if plate is None:
+                self.report.unmapped("authority-province-unknown", f"province {given!r} is not a province name or "
+                                     "EKAP province id (245-325)", field="province", **where)
+            return plate
+        if f.get("province_id") is not None:
+            plate = province_from_id(f["province_id"])
+            if plate is None:
+                self.report.unmapped("authority-province-unknown", f"EKAP province id {f['province_id']!r} is "
+                                     "outside 245-325", field="province", **where)
+            return plate
+        plate = province_from_unit_name(name)
+        if plate is None:
+            self.report.unmapped("authority-province-unknown", f"no province for {name!r}: the record gives none "
+                                 "and the name names no provincial unit", field="province", **where)
+        else:
+            self.report.note("authority-province-from-name", f"province of {name!r} read from its name",
+                             field="province", **where)
+        return plate
+
+    def _tender_date(self, picture: TenderPicture, where: dict) -> date | None:
+        notice = picture.first_notice
+        raw = picture.fields.get("tender_date") or (notice.fields.get("tender_date") if notice else None)
+        try:
+            day = parse_date(raw)
+        except ValueError as exc:
+            self.report.unmapped("unparseable-value", str(exc), field="tender_date", **where)
+            return None
+        if day is None:
+            self.report.unmapped("tender-date-missing", "no tender date (ihaleTarihSaat, or 1- İhalenin a) Tarihi)",
+                                 field="tender_date", **where)
+        elif not EARLIEST_DATE <= day <= self.published:
+            self.report.unmapped("tender-date-out-of-range", f"tender date {day} is before {EARLIEST_DATE} or after "
+                                 f"the release's publishedAt ({self.published})", field="tender_date", **where)
+            return None
+        return day
+
+    def _procedure(self, picture: TenderPicture, where: dict, trace: dict) -> str | None:
+        notice = picture.first_notice
+        texts = [clean_text(picture.fields.get(k)) for k in ("exception", "method")]
+        texts.append(clean_text(notice.fields.get("procedure")) if notice else "")
+        texts = [t for t in texts if t]
+        for text in texts:
+            if found := procedure_id(text):
+                trace.update(procedure=found, procedureText=text)
+                return found
+        self.report.unmapped("procedure-unknown", f"no procedure id for {texts!r}" if texts else "no procedure "
+                             "printed (ihaleUsulAciklama, istisnaUsulAciklama or 1- İhalenin c) Usulü)",
+                             field="procedure", **where)
+        return None
+
+    def _sector(self, picture: TenderPicture, where: dict, trace: dict) -> int | None:
+        codes = okas_codes(picture.okas)
+        if (sector := sector_from_codes(codes)) is not None:
+            trace.update(sector=sector, sectorRule="okas")
+            return sector
+        if codes:
+            self.report.unmapped("unparseable-value", f"OKAS codes {codes} name no CPV division", field="okas", **where)
+        notice = picture.first_notice
+        kind = tender_type(picture.fields.get("type") or (notice.fields.get("tender_type") if notice else None),
+                           picture.fields.get("type_code"))
+        sector = fallback_sector(kind)
+        if sector is None:
+            self.report.unmapped("sector-unknown", f"no OKAS code, and tender type {kind or 'unknown'} has no "
+                                 "fallback sector", field="sector", **where)
+            return None
+        self.report.note("sector-by-tender-type", f"no OKAS code: sector {sector} by tender type {kind}",
+                         field="sector", **where)
+        trace.update(sector=sector, sectorRule=f"tender-type:{kind}")
+        return sector
+
+    def _amount(self, notice: Notice, name: str, where: dict) -> Decimal | None:
+        try:
+            amount = parse_amount(notice.fields.get(name))
+        except ValueError as exc:
+            self.report.unmapped("unparseable-value", str(exc), field=name, **where)
+            return None
+        if amount is not None and not amount.in_lira:
+            self.report.unmapped("currency", f"{name} is in {amount.currency}, not TRY: left empty, not converted",
+                                 field=name, **where)
+            return None
+        return amount.value if amount else None
+
+    def _estimate(self, picture: TenderPicture, where: dict) -> Decimal | None:
+        notice = picture.first_notice
+        if notice is None:
+            return None
+        estimate = self._amount(notice, "estimate", where)
+        if estimate is not None and picture.multi_lot:
+            self.report.note("multi-lot-estimate", "multi-lot tender whose lots' estimates are not published: the "
+                             "tender-wide estimate is left out, so the tender stays out of averageDiscount",
+                             field="estimated_cost", **where)
+            return None
+        return estimate
+
+    def _awards(self, picture: TenderPicture, where: dict) -> tuple[list[AwardRow], str]:
+        cancelled, published = picture.status()
+        if not picture.lots:
+            if published:
+                self.report.note("result-not-in-input", "EKAP's status says the result is published, but no result "
+                                 "notice is in the input: no awarded lot", **where)
+            gone = cancelled or picture.fields.get("cancelled_on") or picture.cancellation_notice
+            return [], "cancelled" if gone else "no-result"
+        if cancelled:
+            self.report.note("cancelled-status-with-result", "EKAP's status says cancelled: the result notices are "
+                             "not counted", **where)
+            return [], "cancelled"
+        if picture.fields.get("cancelled_on"):
+            self.report.note("cancelled-with-result", "a cancellation date and a result notice: the award is kept",
+                             **where)
+        return [self._award(lot, notice, where) for lot, (notice, _) in sorted(picture.lots.items())], "awarded"
+
+    def _award(self, lot: int, notice: Notice, where: dict) -> AwardRow:
+        try:
+            bids = parse_count(notice.fields.get("bids_valid"))
+        except ValueError as exc:
+            self.report.unmapped("unparseable-value", str(exc), field="bids", **where)
+            bids = None
+        value = self._amount(notice, "contract_value", where)
+        name = clean_text(notice.fields.get("contractor"))
+        if not name or value is None:
+            missing = "contractor" if not name else "contract value"
+            self.report.unmapped("award-incomplete", f"lot {lot}: no {missing}; written as not awarded",
+                                 field="contractor_id" if not name else "contract_value", **where)
+            return AwardRow(lot, bids, None, None)
+        contractor = self.registry.add_contractor(name)
+        self._contractor_province(contractor, notice, where)
+        return AwardRow(lot, bids, contractor, value)
+
+    def _contractor_province(self, contractor: Contractor, notice: Notice, where: dict) -> None:
+        nationality = fold(clean_text(notice.fields.get("nationality")))
+        address = clean_text(notice.fields.get("address"))
+        found: int | None
+        if nationality and nationality not in DOMESTIC:
+            found = ABROAD
+            self.report.note("foreign-contractor", f"nationality {nationality!r}: province empty", **where)
+        elif is_joint_venture(contractor.name):
+            found = None
+            self.report.note("joint-venture-province", "a joint venture has no head office: the one address printed "
+                             "is an unnamed partner's; province empty", **where)
+        elif not address:
+            found = None
+            self.report.note("no-address", "no contractor address printed: province empty", **where)
+        elif (found := province_from_address(address)) is None:
+            self.report.unmapped("contractor-province-unknown", f"no İLÇE/İL province in the address {address!r}",
+                                 field="province", **where)
+        if found is None:
+            return
+        if contractor.province is not None and contractor.province != found:
+            self.report.note("contractor-province-changed", f"{contractor.name}: head office province "
+                             f"{contractor.province} becomes {found} (the later notice)", **where)
+        contractor.province = found
