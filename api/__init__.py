@@ -10,9 +10,11 @@ from typing import Any
 from flask import Flask
 
 from api.answers import AnswerCache
+from api.bodies import MAX_BODY_BYTES
 from api.config import ensure_sqlite_dir, load_config
 from api.db import close_session
 from api.errors import register_error_handlers
+from api.headers import add_security_headers
 from api.limits import add_limit_headers, limiter
 from api.logs import log_request, start_request
 from api.totals import TotalCache
@@ -37,7 +39,12 @@ def configure_logging(level: str) -> None:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(load_config(config))
-    app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_UPLOAD_BYTES"]
+    # Every body is small but the release upload's, which raises its own limit (api/routes/admin.py).
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    # OPTIONS is a 405 problem with Allow, and a path with doubled slashes a 404 problem, rather than
+    # Flask's empty HTML answer and Werkzeug's HTML redirect to the merged path.
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    app.url_map.merge_slashes = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     configure_logging(app.config["LOG_LEVEL"])
 
@@ -57,14 +64,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Registered before the limiter so that they run after its own after_request (Flask runs them in
     # reverse), when the hit of this request has been counted.
     app.after_request(log_request)
+    app.after_request(add_security_headers)
     app.after_request(add_limit_headers)
     limiter.init_app(app)
     app.teardown_appcontext(close_session)
 
-    from api.routes import accounts, admin, meta, news, procurement
+    from api.routes import accounts, admin, meta, news, procurement, reference
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(procurement.area.blueprint)
+    app.register_blueprint(reference.area.blueprint)
     app.register_blueprint(news.area.blueprint)
     app.register_blueprint(admin.area.blueprint)
     app.register_blueprint(accounts.bp)

@@ -10,8 +10,6 @@ from api.db import db_session
 from api.problems import Forbidden, InvalidParameters, Unauthorized
 from store.keys import Caller, find_caller
 
-APIS = ("finance-news", "public-procurement")
-
 
 def now() -> datetime:
     """The service's clock; tests inject their own through the CLOCK setting."""

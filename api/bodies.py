@@ -10,8 +10,12 @@ from typing import Any
 from flask import request
 
 from api.problems import InvalidParameters, UnsupportedMediaType
+from store.reference.apis import APIS
 
 MAX_JSON_BYTES = 16 * 1024
+# The largest body any route but the release upload reads (a JSON object, the decision form); a
+# larger one is refused with 413 before it is read.
+MAX_BODY_BYTES = MAX_JSON_BYTES
 
 
 @dataclass(frozen=True)
@@ -32,8 +36,10 @@ def parse_json(fields: list[Field]) -> dict[str, Any]:
         raise InvalidParameters([{"parameter": "body", "message": f"larger than {MAX_JSON_BYTES} bytes"}])
     try:
         data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, and numbers past 4,300 digits
         raise InvalidParameters([{"parameter": "body", "message": f"not valid JSON: {exc}"}]) from None
+    except RecursionError:
+        raise InvalidParameters([{"parameter": "body", "message": "nested too deeply"}]) from None
     if not isinstance(data, dict):
         raise InvalidParameters([{"parameter": "body", "message": "must be a JSON object"}])
     known = {f.name: f for f in fields}
@@ -82,8 +88,6 @@ def whole_number(low: int, high: int) -> Callable[[Any], int]:
 
 
 def api_names(value: Any) -> list[str]:
-    from api.auth import APIS
-
     if not isinstance(value, list) or not value or any(v not in APIS for v in value):
         raise ValueError(f"must be a non-empty list of: {', '.join(APIS)}")
     return sorted(set(value))

@@ -1,5 +1,5 @@
-"""The guarded endpoint: the order of checks from decisions.md in one place, and the registry
-from which the OpenAPI document is built."""
+"""The guarded endpoint: the order of checks from decisions.md in one place; each operation it
+registers is described in the catalogue the OpenAPI document is built from."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from flask import Blueprint, Response, current_app, g, request
 
 from api.answers import Answer, answers, request_target
 from api.auth import authenticate, require_api
+from api.catalogue import REGISTRY, EndpointSpec
 from api.conditional import compute_etag, matches, not_modified
 from api.db import db_session
-from api.limits import keyed_limit
+from api.limits import count_unkeyed_request, keyed_limit
 from api.params import Check, Param, parse_args
-from api.problems import PaymentRequired
+from api.problems import PaymentRequired, Unauthorized
 from store.db import end_read_before_write
 from store.errors import InsufficientCreditsError
 from store.keys import Caller, debit_credits
@@ -29,30 +30,9 @@ class Reply:
     body: str
     version: str
     status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class EndpointSpec:
-    """Everything the OpenAPI document says about one keyed GET endpoint."""
-
-    path: str
-    api: str
-    cost: int
-    summary: str
-    description: str
-    params: tuple[Param, ...]
-    response_schema: str
-    tag: str
-    path_params: tuple[Param, ...] = ()
-    extra_statuses: tuple[int, ...] = ()
-    operation_id: str = ""
-    links: dict[str, Any] = field(default_factory=dict)
-    method: str = "GET"
-    request_body: dict[str, Any] | None = None
-    success_status: int = 200
-
-
-REGISTRY: list[EndpointSpec] = []
 
 
 @dataclass
@@ -86,6 +66,7 @@ class Area:
         links: dict[str, Any] | None = None,
         request_body: dict[str, Any] | None = None,
         success_status: int = 200,
+        media_type: str = "application/json",
     ) -> Callable[[Callable[..., Reply]], Callable[..., Response]]:
         """Register a keyed operation: the order of checks of decisions.md, then the handler."""
         params = tuple(params)
@@ -110,6 +91,7 @@ class Area:
                 method=method,
                 request_body=request_body,
                 success_status=success_status,
+                media_type=media_type,
             )
             REGISTRY.append(spec)
 
@@ -122,16 +104,21 @@ class Area:
             @keyed_limit
             def limited(**path_values: Any) -> Response:
                 if method == "GET":
-                    return _answer(read, path_values, cost, self._cache_key(handler.__name__))
+                    return _answer(read, path_values, cost, self._cache_key(handler.__name__), media_type)
                 values = parse_args(request.args.to_dict(flat=False), params, checks=checks)
                 # End the read transaction of the checks first: on SQLite a read snapshot cannot be
                 # upgraded to a write once another writer (a release load, say) has committed.
                 db_session().commit()
                 reply = handler(values, **path_values)
-                return Response(reply.body, status=reply.status, mimetype="application/json")
+                return Response(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
 
             def view(**path_values: Any) -> Response:
-                require_api(authenticate(), self.api)
+                try:
+                    caller = authenticate()
+                except Unauthorized:
+                    count_unkeyed_request()  # 429 once the client's address has spent the default rate
+                    raise
+                require_api(caller, self.api)
                 return limited(**path_values)
 
             view.__name__ = handler.__name__
@@ -154,9 +141,10 @@ def _check_credits(cost: int) -> None:
 
 
 def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
-            cache_key: tuple[str, str, str] | None) -> Response:
+            cache_key: tuple[str, str, str] | None, media_type: str) -> Response:
     # `cache_key` is None when there is no cache or the area has no data version.
     answer = answers().get(cache_key) if cache_key is not None else None
+    remembered = answer is not None
     if answer is None:
         answer = read(path_values)  # parameters (400) and credits (402), in that order, then the handler
         if cache_key is not None:
@@ -164,8 +152,11 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     else:
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
     if matches(answer.etag):
+        # A 304 is free of the rate limit only when the worker answered it from memory for a real
+        # ETag; `*` matches anything, so it would otherwise give unlimited, uncounted queries.
+        g.counted_304 = request.if_none_match.star_tag or not remembered
         return not_modified(answer.etag)
-    if cost:
+    if cost and request.method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
         # The debit runs on the request's own session: a second connection per request exhausts
         # the pool under load.
         session = db_session()
@@ -177,7 +168,7 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
             session.rollback()
             # Another request spent the last credits between the check above and this debit.
             raise _payment_required(cost) from None
-    response = Response(answer.body, mimetype="application/json")
+    response = Response(answer.body, mimetype=media_type)
     response.set_etag(answer.etag)
     return response
 

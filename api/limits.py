@@ -8,6 +8,7 @@ import time
 
 from flask import Response, current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded, RequestLimit
+from limits import parse
 
 from api.problems import RateLimited
 
@@ -27,8 +28,9 @@ def key_rate() -> str:
 
 
 def counts_against_limit(response: Response) -> bool:
-    # decisions.md: polling with If-None-Match is free, so a 304 is not counted.
-    return response.status_code != 304
+    # decisions.md: polling with If-None-Match is free, so a 304 answered from the worker's memory is
+    # not counted; one that read the store, or answered `If-None-Match: *`, is (api/endpoint.py).
+    return response.status_code != 304 or g.get("counted_304", False)
 
 
 # Storage is chosen in init_app from RATELIMIT_STORAGE_URI. When Redis is unreachable the limiter
@@ -74,6 +76,27 @@ def add_limit_headers(response: Response) -> Response:
     response.headers["RateLimit-Policy"] = f'"default";q={amount};w={window}'
     response.headers["RateLimit"] = f'"default";r={remaining};t={seconds_left}'
     return response
+
+
+UNKEYED_SCOPE = "unkeyed"
+
+
+def count_unkeyed_request() -> None:
+    """A request with no key or an unknown key counts against the default rate of its client address,
+    so that guessing keys or polling without one is limited like any keyed client; past it, 429."""
+    rate = parse(current_app.config["DEFAULT_RATE"])
+    address = request.remote_addr or ""
+    try:
+        allowed = limiter.limiter.hit(rate, UNKEYED_SCOPE, address)
+        reset_at = limiter.limiter.get_window_stats(rate, UNKEYED_SCOPE, address).reset_time
+    except Exception as error:  # noqa: BLE001  (storage unreachable: fail open, as the keyed limits do)
+        log.warning("unkeyed request not counted: storage unreachable (%s)", error)
+        return
+    if not allowed:
+        retry_after = max(1, math.ceil(reset_at - time.time()))
+        raise RateLimited(f"Too many requests without a valid key from this address; retry in {retry_after} s.",
+                          headers={"Retry-After": str(retry_after)}, retry_after=retry_after,
+                          upgrade_url=current_app.config["UPGRADE_URL"])
 
 
 def rate_limited_problem(_exc: RateLimitExceeded) -> RateLimited:

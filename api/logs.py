@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 import uuid
 from urllib.parse import parse_qsl, urlencode
@@ -14,12 +15,20 @@ from api.problems import InvalidParameters
 
 access_log = logging.getLogger("gosterge.access")
 REDACTED_PARAMS = frozenset({"apikey", "token"})
+# Anything shaped like a key (store/keys.py: gk_ and URL-safe base64), wherever a client put it: under
+# another parameter name, in the path, inside another value.
+KEY_SHAPE = re.compile(r"gk_[A-Za-z0-9_-]{8,}")
+
+
+def redact_keys(text: str) -> str:
+    return KEY_SHAPE.sub("gk_REDACTED", text)
 
 
 def redact_query(query: str) -> str:
-    """The query string with the value of every secret parameter replaced."""
+    """The query string with the value of every secret parameter, and every key, replaced."""
     pairs = parse_qsl(query, keep_blank_values=True)
-    return urlencode([(k, "REDACTED" if k.lower() in REDACTED_PARAMS else v) for k, v in pairs])
+    return urlencode([(redact_keys(k), "REDACTED" if k.lower() in REDACTED_PARAMS else redact_keys(v))
+                      for k, v in pairs])
 
 
 def start_request() -> None:
@@ -38,7 +47,7 @@ def log_request(response: Response) -> Response:
     record = {
         "request_id": g.get("request_id"),
         "method": request.method,
-        "path": request.path,
+        "path": redact_keys(request.path),
         "query": redact_query(query) if query else "",
         "status": response.status_code,
         "ms": round((time.perf_counter() - g.get("request_started", time.perf_counter())) * 1000, 2),

@@ -9,6 +9,7 @@ import secrets
 import smtplib
 import ssl
 from datetime import UTC, datetime
+from email.headerregistry import Address
 from email.message import EmailMessage
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
@@ -28,7 +29,8 @@ class MailError(Exception):
 def approval_message(*, sender: str, to: str, apis: list[str], approve_url: str, refuse_url: str,
                      expires: str) -> EmailMessage:
     message = EmailMessage()
-    message["From"], message["To"] = sender, to
+    # An Address object, not a string the header parser would read again (and could read as a list).
+    message["From"], message["To"] = sender, Address(addr_spec=to)
     message["Subject"] = "Gösterge API key request / API anahtarı talebi"
     message.set_content(
         f"An automated client asked for a Gösterge API key for this address, for: {', '.join(apis)}.\n"
@@ -42,7 +44,8 @@ def approval_message(*, sender: str, to: str, apis: list[str], approve_url: str,
 
 
 def send(message: EmailMessage, smtp_url: str, outbox: Path | None = None) -> str:
-    """Deliver `message`; returns where it went (the SMTP host, or the .eml path). Raises MailError."""
+    """Deliver `message` to its one validated recipient; returns where it went (the SMTP host, or the
+    .eml path). Raises MailError."""
     try:
         return _write(message, outbox or VAR_DIR / "outbox") if not smtp_url else _submit(message, smtp_url)
     except (OSError, smtplib.SMTPException) as error:
@@ -73,5 +76,6 @@ def _submit(message: EmailMessage, smtp_url: str) -> str:
             client.starttls(context=ssl.create_default_context())
         if url.username:
             client.login(unquote(url.username), unquote(url.password or ""))
-        client.send_message(message)
+        # The envelope names the recipient itself, whatever the headers might be read as.
+        client.send_message(message, to_addrs=[message["To"].addresses[0].addr_spec])
     return f"{host}:{port}"

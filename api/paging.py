@@ -1,15 +1,23 @@
-"""Opaque keyset cursors bound to the filters they were issued for."""
+"""Opaque keyset cursors: signed with a server key, bound to the operation and the filters they were
+issued for, so that a client can neither forge a position nor carry a cursor to another endpoint."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-CHECK_BYTES = 8
+from flask import current_app, request
+
+from api.db import db_session
+from store.db import session_scope
+from store.server_keys import CURSOR_KEY, get_or_create_server_key, get_server_key
+
+MAC_BYTES = 16
 
 
 @dataclass(frozen=True)
@@ -18,29 +26,54 @@ class Cursor:
     filters_digest: str
 
 
+def cursor_key() -> bytes:
+    """GOSTERGE_CURSOR_SECRET when configured; otherwise a key generated once and kept in the store,
+    so that every worker and host signs and checks with the same one. Read once per worker."""
+    key = current_app.extensions.get("gosterge.cursor_key")
+    if key is None:
+        configured = current_app.config["CURSOR_SECRET"]
+        if configured:
+            key = configured.encode("utf-8")
+        else:
+            # Made by the schema upgrade; read on the request's own connection, since a second one
+            # per request starves the pool under load. Stored here only if it was lost.
+            key = get_server_key(db_session(), CURSOR_KEY)
+            if key is None:
+                with session_scope(current_app.extensions["gosterge.sessions"]) as session:
+                    key = get_or_create_server_key(session, CURSOR_KEY)
+        current_app.extensions["gosterge.cursor_key"] = key
+    return key
+
+
 def filters_digest(filters: dict[str, Any]) -> str:
     """A short digest of the request's filters (everything but limit and cursor)."""
     canonical = json.dumps(filters, sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 
+def _mac(payload: bytes) -> bytes:
+    # The operation (the Flask endpoint) is signed with the payload: a cursor of one endpoint fails
+    # the check on every other.
+    message = (request.endpoint or "").encode("utf-8") + b"\n" + payload
+    return hmac.new(cursor_key(), message, hashlib.sha256).digest()[:MAC_BYTES]
+
+
 def encode_cursor(position: Any, filters: dict[str, Any]) -> str:
     payload = json.dumps({"p": position, "f": filters_digest(filters)}, separators=(",", ":")).encode("utf-8")
-    check = hashlib.sha256(payload).digest()[:CHECK_BYTES]
-    return base64.urlsafe_b64encode(check + payload).decode("ascii").rstrip("=")
+    return base64.urlsafe_b64encode(_mac(payload) + payload).decode("ascii").rstrip("=")
 
 
 def decode_cursor(text: str) -> Cursor:
-    """Decode a cursor or raise ValueError; the checksum catches truncated and edited cursors."""
+    """Decode a cursor or raise ValueError: the signature catches edited, forged and borrowed cursors."""
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        check, payload = raw[:CHECK_BYTES], raw[CHECK_BYTES:]
-        if len(check) != CHECK_BYTES or hashlib.sha256(payload).digest()[:CHECK_BYTES] != check:
+        mac, payload = raw[:MAC_BYTES], raw[MAC_BYTES:]
+        if len(mac) != MAC_BYTES or not hmac.compare_digest(_mac(payload), mac):
             raise ValueError
         data = json.loads(payload)
         return Cursor(position=data["p"], filters_digest=data["f"])
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-        raise ValueError("is not a cursor issued by this service") from exc
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError) as exc:
+        raise ValueError("is not a cursor this service issued for this endpoint") from exc
 
 
 def cursor_filters(values: dict[str, Any], params: Iterable[Any]) -> dict[str, Any]:

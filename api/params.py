@@ -85,16 +85,40 @@ def list_param(name: str, description: str, item: Callable[[str], Any] = str, *,
     return Param(name, {"type": "string"}, description, parse)
 
 
-def string_param(name: str, description: str, parse: Callable[[str], Any] = str, *, pattern: str | None = None) -> Param:
+def string_param(name: str, description: str, parse: Callable[[str], Any] = str, *, pattern: str | None = None,
+                 pattern_message: str = "does not have the documented form") -> Param:
+    """A string; with `pattern`, the documented pattern is enforced too (`[0-9]` in Python's re matches
+    ASCII digits only, so full-width or Arabic-Indic digits do not pass)."""
     schema: dict[str, Any] = {"type": "string", "minLength": 1}
     if pattern:
         schema["pattern"] = pattern
+        inner = parse
+
+        def parse(raw: str) -> Any:
+            if not re.fullmatch(pattern, raw):
+                raise ValueError(pattern_message)
+            return inner(raw)
     return Param(name, schema, description, parse)
+
+
+# Whole-second rounding and a date's end must stay inside Python's calendar (years 1 to 9999).
+EARLIEST_INSTANT = datetime(1, 1, 2, tzinfo=UTC)
+LATEST_INSTANT = datetime(9999, 12, 30, tzinfo=UTC)
 
 
 def parse_instant(raw: str, *, end_of_day: bool) -> datetime:
     """`YYYY-MM-DD` or an ISO 8601 time with an offset; a date alone covers the whole UTC day."""
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
+    try:
+        value = _instant(raw, end_of_day=end_of_day)
+    except OverflowError:
+        value = None
+    if value is None or not EARLIEST_INSTANT <= value <= LATEST_INSTANT:
+        raise ValueError("must lie between 0001-01-02 and 9999-12-30")
+    return value
+
+
+def _instant(raw: str, *, end_of_day: bool) -> datetime:
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", raw):
         day = date.fromisoformat(raw)
         start = datetime.combine(day, time.min, tzinfo=UTC)
         return start + timedelta(days=1, microseconds=-1) if end_of_day else start

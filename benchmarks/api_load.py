@@ -33,14 +33,20 @@ QUERIES = {
 
 def cli(env: dict[str, str], *args: str) -> str:
     """Run `gosterge ARGS` against the benchmark's store; its standard output."""
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], env=env, check=True, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], env=env, check=True, capture_output=True,
                           text=True, cwd=ROOT).stdout.strip()
 
 
-def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None, workers: int = 2) -> subprocess.Popen:
-    """gunicorn with `workers` workers; its standard error (the access log) goes to `log` when given."""
+def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None,
+          workers: int | None = None) -> subprocess.Popen:
+    """gunicorn with the production configuration (gunicorn.conf.py): by default two workers when the
+    limits are shared (Redis), one when they are in memory; its standard error (the access log) goes
+    to `log` when given."""
+    if workers is None:
+        workers = 2 if env.get("GOSTERGE_RATELIMIT_STORAGE_URI", "").startswith("redis") else 1
     stderr = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115  (the child keeps it open)
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
+                                "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
                                 "--chdir", str(ROOT), app_spec], env=env, stdout=subprocess.DEVNULL,
                                stderr=stderr)
     deadline = time.monotonic() + 30
@@ -91,7 +97,7 @@ def main() -> int:
     key = cli(env, "keys", "create", "--apis", "public-procurement", "--credits", "1000000000",
               "--rate", "100000000/minute")
     seconds = 2 if args.smoke else args.seconds
-    print(f"gunicorn, 2 workers, wrk -t2 -c{args.connections} -d{seconds}s, store {url.split(':')[0]}")
+    print(f"gunicorn (gunicorn.conf.py), wrk -t2 -c{args.connections} -d{seconds}s, store {url.split(':')[0]}")
     print("| query | requests/s | p50 ms | p99 ms | non-2xx |")
     print("|---|---|---|---|---|")
     ceiling = None

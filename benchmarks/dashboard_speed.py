@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from api.cli import dashboard_command  # noqa: E402
 from benchmarks.api_load import start  # noqa: E402
+from cli.run import dashboard_command  # noqa: E402
 
 # The default page (overview) lives at the root; st.navigation gives it no path of its own.
 PAGES = ["", "competition", "direct", "local-suppliers", "province-sectors", "supply-flows", "rankings", "news"]
@@ -34,7 +34,7 @@ def main() -> int:
         raise SystemExit("Debian's chromium is needed: apt-get install chromium")
     work = Path(tempfile.mkdtemp(prefix="gosterge-dash-bench-"))
     env = {**os.environ, "GOSTERGE_DATABASE_URL": f"sqlite:///{work / 'demo.db'}", "GOSTERGE_VAR_DIR": str(work)}
-    key = subprocess.run([sys.executable, "-m", "api.cli", "demo", "--load-only"], env=env, check=True,
+    key = subprocess.run([sys.executable, "-m", "cli", "demo", "--load-only"], env=env, check=True,
                          capture_output=True, text=True, cwd=ROOT).stdout.strip()
     api = start("api:create_app()", 18931, env)
     dash = subprocess.Popen(dashboard_command(18932), env={**env, "GOSTERGE_API_URL": "http://127.0.0.1:18931",

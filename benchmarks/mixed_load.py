@@ -202,7 +202,7 @@ def main() -> int:
     statuses = mixed["statuses"]
     errors = sum(c for s, c in statuses.items() if s not in (200, 304))
     store = "SQLite, memory limits" if args.store == "sqlite" else "PostgreSQL + Redis"
-    print(f"gunicorn 2 workers, wrk -t2 -c{args.connections} -d{seconds}s, {len(paths)} paths, {store}")
+    print(f"gunicorn (gunicorn.conf.py), wrk -t2 -c{args.connections} -d{seconds}s, {len(paths)} paths, {store}")
     print("| run | requests/s | p50 ms | p95 ms | p99 ms | answers | errors |")
     print("|---|---|---|---|---|---|---|")
     print(f"| bare Flask (ceiling) | {ceiling['rps']:.0f} | {ceiling['p50']:.2f} | {ceiling['p95']:.2f} | "

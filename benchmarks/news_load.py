@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.api_load import start, wrk  # noqa: E402
-from loaders.news.sources import CATEGORY_IDS, SENTIMENT_IDS, SOURCES, article_id  # noqa: E402
 from store.db import create_store_engine  # noqa: E402
 from store.models import Article, ArticleFacet  # noqa: E402
 from store.news import order_key  # noqa: E402
+from store.reference.news import CATEGORY_IDS, SENTIMENT_IDS, SOURCES, article_id  # noqa: E402
 from store.schema import upgrade  # noqa: E402
 
 TAGS = ["inflation", "rates", "banking", "energy", "trade", "earnings", "bonds", "fx", "tax", "labour"]
@@ -92,7 +92,7 @@ def main() -> int:
     fill(url, count)
     print(f"{count} synthetic articles written in {time.perf_counter() - started:.0f} s")
     env = {**os.environ, "GOSTERGE_DATABASE_URL": url, "GOSTERGE_VAR_DIR": str(work)}
-    key = subprocess.run([sys.executable, "-m", "api.cli", "keys", "create", "--apis", "finance-news", "--credits",
+    key = subprocess.run([sys.executable, "-m", "cli", "keys", "create", "--apis", "finance-news", "--credits",
                           "1000000000", "--rate", "100000000/minute"], env=env, check=True, capture_output=True,
                          text=True, cwd=ROOT).stdout.strip()
     port = 18911
@@ -112,7 +112,7 @@ def main() -> int:
             "three filters (source, tag, minImportance)": base + filtered,
             f"same filters, page {page}": base + filtered + (f"&cursor={cursor}" if cursor else ""),
         }
-        print(f"gunicorn, 2 workers, wrk -t2 -c{args.connections} -d{seconds}s, {count} articles, SQLite")
+        print(f"gunicorn (gunicorn.conf.py), wrk -t2 -c{args.connections} -d{seconds}s, {count} articles, SQLite")
         print("| query | requests/s | p50 ms | p99 ms | non-2xx |")
         print("|---|---|---|---|---|")
         for name, query in queries.items():

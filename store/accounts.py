@@ -8,12 +8,14 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import case, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from store.errors import NotFoundError, StoreError
 from store.keys import create_key, hash_key
-from store.models import AccountRequest
+from store.models import AccountRequest, SignupAllowance
 from store.times import as_utc
 
 TOKEN_BYTES = 32  # 256 bits, well past the 128 asked for
@@ -45,9 +47,31 @@ def create_request(session: Session, *, email: str, apis: list[str], now: dateti
     return NewRequest(row, decision, poll)
 
 
-def count_recent_requests(session: Session, email: str, *, since: datetime) -> int:
-    return session.scalar(select(func.count()).select_from(AccountRequest).where(
-        AccountRequest.email == email, AccountRequest.created_at >= since)) or 0
+def claim_allowance(session: Session, address: str, *, now: datetime, cap: int, window: timedelta) -> datetime | None:
+    """Take one of the `cap` mails `address` may get per window; None when taken, else when the
+    window ends. One conditional UPDATE decides, so parallel requests never take more than the cap
+    (PostgreSQL re-checks the condition on the locked row; SQLite runs one writer at a time)."""
+    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    key = address.lower()
+    session.execute(insert(SignupAllowance).values(address=key, window_start=now, used=0)
+                    .on_conflict_do_nothing(index_elements=["address"]))
+    expired = SignupAllowance.window_start <= now - window
+    taken = session.execute(
+        update(SignupAllowance)
+        .where(SignupAllowance.address == key, or_(expired, SignupAllowance.used < cap))
+        .values(used=case((expired, 1), else_=SignupAllowance.used + 1),
+                window_start=case((expired, now), else_=SignupAllowance.window_start))
+        .execution_options(synchronize_session=False))
+    if taken.rowcount == 1:
+        return None
+    started = session.scalar(select(SignupAllowance.window_start).where(SignupAllowance.address == key))
+    return as_utc(started) + window
+
+
+def return_allowance(session: Session, address: str) -> None:
+    """Give back a mail that could not be sent, so that it does not count against the address."""
+    session.execute(update(SignupAllowance).where(SignupAllowance.address == address.lower(), SignupAllowance.used > 0)
+                    .values(used=SignupAllowance.used - 1).execution_options(synchronize_session=False))
 
 
 def _get(session: Session, request_id: str) -> AccountRequest:
@@ -75,17 +99,18 @@ def check_decision_token(session: Session, request_id: str, token: str, *, now: 
 
 
 def decide(session: Session, request_id: str, token: str, *, approve: bool, now: datetime) -> AccountRequest:
-    """Approve or refuse once; the decision token is spent either way."""
+    """Approve or refuse once. The token is kept, so that the link opened again is recognised and
+    answered "already decided" (409) rather than "not found"; the status no longer allows a decision."""
     row = check_decision_token(session, request_id, token, now=now)
     row.status = "approved" if approve else "refused"
     row.decided_at = now
-    row.decision_token_hash = None
     return row
 
 
 def poll(session: Session, request_id: str, token: str, *, now: datetime, key_lifetime: timedelta, credits: int,
-         rate: str) -> tuple[AccountRequest, str | None]:
-    """(request, key): the key exactly once after approval; GoneError after that, on refusal or expiry."""
+         rate: str, deliver: bool = True) -> tuple[AccountRequest, str | None]:
+    """(request, key): the key exactly once after approval; GoneError after that, on refusal or expiry.
+    With `deliver` false (a HEAD) nothing changes and no key is made."""
     row = _get(session, request_id)
     if not _matches(token, row.poll_token_hash):
         raise NotFoundError("no such request")
@@ -94,6 +119,8 @@ def poll(session: Session, request_id: str, token: str, *, now: datetime, key_li
     if row.status == "pending":
         if as_utc(row.expires_at) <= now:
             raise GoneError("the request expired before it was approved")
+        return row, None
+    if not deliver:
         return row, None
     # One conditional UPDATE claims the delivery, so two polls at once cannot both receive a key.
     claimed = session.execute(update(AccountRequest).where(AccountRequest.id == row.id,

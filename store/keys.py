@@ -17,6 +17,23 @@ from store.times import as_utc
 
 KEY_PREFIX = "gk_"
 KEY_RANDOM_BYTES = 32
+# A key's rate: 1 to a billion requests per window of 1 second to 1 day. Longer horizons are what
+# credits are for; a window of years would send Retry-After values no client can use.
+MAX_RATE_AMOUNT = 10**9
+MAX_RATE_WINDOW_SECONDS = 86_400
+
+
+def check_rate(text: str) -> str:
+    """`text` if it is one rate such as 60/minute within the bounds above; ValueError otherwise."""
+    from limits import parse
+
+    try:
+        item = parse(text)
+    except ValueError:
+        raise ValueError("must be a rate such as 60/minute") from None
+    if not 1 <= item.amount <= MAX_RATE_AMOUNT or not 1 <= item.get_expiry() <= MAX_RATE_WINDOW_SECONDS:
+        raise ValueError(f"must allow 1 to {MAX_RATE_AMOUNT} requests per window of 1 second to 1 day")
+    return text
 
 
 def hash_key(key: str) -> str:

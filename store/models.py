@@ -36,6 +36,15 @@ class DataVersion(Base):
     version: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
+class ServerKey(Base):
+    """A secret the service generated once (the cursor signing key), shared by every worker and host."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
 def api_names(apis: str) -> list[str]:
     """The API names of a key, stored comma-separated."""
     return [a for a in apis.split(",") if a]
@@ -81,6 +90,17 @@ class AccountRequest(Base):
     key_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id"), nullable=True)
 
 
+class SignupAllowance(Base):
+    """How many approval mails one address (compared without regard to case) got in its current
+    day-long window: the daily cap, taken and checked in one conditional UPDATE."""
+
+    __tablename__ = "signup_allowances"
+
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)  # lower case
+    window_start: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class AuditEntry(Base):
     """Who did what to keys and releases, and when."""
 
@@ -112,6 +132,26 @@ class Release(Base):
     datasets: Mapped[list[ReleaseDataset]] = relationship(
         back_populates="release", cascade="all, delete-orphan", order_by="ReleaseDataset.position"
     )
+
+
+class ReleaseJob(Base):
+    """An uploaded release being loaded in a process of its own: its stage while it runs, then the
+    release it became or the problems that refused it. Kept in the store so that every worker and
+    host can answer its status URL."""
+
+    __tablename__ = "release_jobs"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    status: Mapped[str] = mapped_column(String(12))  # running, loaded, refused, failed
+    stage: Mapped[str] = mapped_column(String(20))  # receiving, unpacking, validating, computing, writing, done
+    items_written: Mapped[int] = mapped_column(BigInteger, default=0)
+    uploaded_by: Mapped[str] = mapped_column(String(100))
+    host: Mapped[str] = mapped_column(String(255))  # where the load runs; only there can it be seen alive
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the loading process's heartbeat
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    release_id: Mapped[int | None] = mapped_column(ForeignKey("releases.id", ondelete="SET NULL"), nullable=True)
+    problem: Mapped[str] = mapped_column(Text, default="")  # JSON: the problem document of a refusal or failure
 
 
 class ReleaseDataset(Base):
@@ -228,7 +268,10 @@ __all__ = [
     "DataVersion",
     "Release",
     "ReleaseDataset",
+    "ReleaseJob",
     "SchemaVersion",
+    "ServerKey",
+    "SignupAllowance",
     "StatItem",
     "SummaryFailure",
 ]

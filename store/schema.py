@@ -9,7 +9,17 @@ from sqlalchemy.engine import Connection, Engine
 
 from store import models  # noqa: F401  (registers the tables on Base.metadata)
 from store.db import Base
-from store.models import ORDER_INDEX, AccountRequest, Article, DataVersion, SchemaVersion
+from store.models import (
+    ORDER_INDEX,
+    AccountRequest,
+    Article,
+    DataVersion,
+    ReleaseJob,
+    SchemaVersion,
+    ServerKey,
+    SignupAllowance,
+)
+from store.server_keys import create_server_keys
 
 
 def _v1_initial(conn: Connection) -> None:
@@ -29,9 +39,23 @@ def _v4_account_requests(conn: Connection) -> None:
     AccountRequest.__table__.create(conn, checkfirst=True)
 
 
+def _v5_release_jobs(conn: Connection) -> None:
+    ReleaseJob.__table__.create(conn, checkfirst=True)
+
+
+def _v6_server_keys(conn: Connection) -> None:
+    ServerKey.__table__.create(conn, checkfirst=True)
+    create_server_keys(conn)
+
+
+def _v7_signup_allowances(conn: Connection) -> None:
+    SignupAllowance.__table__.create(conn, checkfirst=True)
+
+
 # Append a step for every change of the schema; never edit a step that has shipped.
 STEPS: list[Callable[[Connection], None]] = [_v1_initial, _v2_data_versions, _v3_article_order_index,
-                                             _v4_account_requests]
+                                             _v4_account_requests, _v5_release_jobs,
+                                             _v6_server_keys, _v7_signup_allowances]
 CURRENT_VERSION = len(STEPS)
 
 

@@ -53,13 +53,13 @@ def limiter_storage() -> str:
 
 
 @pytest.fixture
-def make_app(database_url: str, limiter_storage: str):
+def make_app(database_url: str, limiter_storage: str, tmp_path: Path):
     apps = []
 
     def factory(**overrides: Any):
         config = {"DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": limiter_storage,
                   "PROBLEM_BASE": PROBLEM_BASE, "UPGRADE_URL": "https://pricing.test", "DEFAULT_RATE": "1000/minute",
-                  **overrides}
+                  "UPLOAD_DIR": str(tmp_path / "uploads"), **overrides}
         app = create_app(config)
         app.config["TESTING"] = True
         upgrade(app.extensions["gosterge.engine"])

@@ -21,6 +21,7 @@ from werkzeug.serving import make_server
 from loaders.procurement.release import COLUMNS
 
 PROBLEM_BASE = "https://problems.test"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def assert_problem(response, status: int, slug: str) -> dict[str, Any]:  # noqa: ANN001
@@ -170,16 +171,17 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    """The API under gunicorn with sync workers, configured by GOSTERGE_* variables, as in production."""
+    """The API under gunicorn with the production configuration (gunicorn.conf.py), configured by
+    GOSTERGE_* variables; more than one worker needs shared limit storage, as in production."""
 
-    def __init__(self, env: dict[str, str], *, workers: int = 2, log: Path | None = None):
+    def __init__(self, env: dict[str, str], *, workers: int = 1, log: Path | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._log = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}",
-             "--graceful-timeout", "2", "api:create_app()"],
-            env={**os.environ, **env}, stdout=self._log, stderr=self._log)
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "--workers", str(workers),
+             "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2"],
+            cwd=ROOT, env={**os.environ, **env}, stdout=self._log, stderr=self._log)
 
     def __enter__(self) -> Gunicorn:
         deadline = time.monotonic() + 30

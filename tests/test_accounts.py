@@ -14,13 +14,16 @@ from tests.helpers import assert_problem, free_port
 
 
 class Mailbox:
-    """aiosmtpd handler keeping every message it receives."""
+    """aiosmtpd handler keeping every message it receives, and its envelope recipients: where the
+    mail really went."""
 
     def __init__(self):
         self.messages = []
+        self.recipients = []
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802, ANN001
         self.messages.append(message_from_bytes(envelope.content))
+        self.recipients.append(list(envelope.rcpt_tos))
         return "250 OK"
 
 
@@ -123,7 +126,7 @@ def test_approving_twice_and_forged_tokens(signup):
     poll = local(register(client).get_json()["poll_url"])
     approve = local("http://gosterge.test" + links(mailbox)["approve"])
     assert confirm(client, approve).status_code == 200
-    assert client.get(approve).status_code == 404  # the decision token is spent
+    assert client.get(approve).status_code == 409  # already decided (decisions.md)
     forged = re.sub(r"token=[^&]+", "token=forged", poll)
     assert_problem(client.get(forged), 404, "not_found")
     assert client.get(re.sub(r"token=[^&]+", "token=forged", approve)).status_code == 404
@@ -154,7 +157,7 @@ def test_body_must_be_small_json(signup):
     app, client, mailbox = signup
     assert_problem(client.post("/v1/accounts", data="email=a", content_type="text/plain"), 415, "unsupported_media_type")
     huge = '{"email": "a@b.com", "apis": ["finance-news"], "pad": "' + "x" * 20000 + '"}'
-    assert_problem(client.post("/v1/accounts", data=huge, content_type="application/json"), 400, "invalid_parameters")
+    assert_problem(client.post("/v1/accounts", data=huge, content_type="application/json"), 413, "payload_too_large")
 
 
 def test_requests_per_email_are_limited(signup):
@@ -215,3 +218,75 @@ def test_tokens_are_not_logged(signup, caplog):
         client.get(poll)
     token = re.search(r"token=([^&]+)", poll).group(1)
     assert token not in caplog.text and "token=REDACTED" in caplog.text
+
+
+@pytest.mark.parametrize("email", ["a:victim@example.com", "root,victim@example.com", "a;victim@example.com",
+                                   "a(x)victim@example.com", "a victim@example.com", '"a,b"@example.com',
+                                   "vıctim@example.com", "a@example.com, victim@example.com"])
+def test_addresses_a_mail_library_could_read_as_several_are_refused(make_app, smtp, email):
+    url, mailbox = smtp
+    client = make_app(SMTP_URL=url).test_client()
+    problem = assert_problem(register(client, email=email), 400, "invalid_parameters")
+    assert [e["parameter"] for e in problem["errors"]] == ["email"]
+    assert mailbox.recipients == []
+
+
+@pytest.mark.parametrize(("email", "delivered"), [("Owner@Example.COM", "Owner@example.com"),
+                                                  ("user@bücher.example", "user@xn--bcher-kva.example")])
+def test_mail_goes_to_exactly_the_validated_address(make_app, smtp, email, delivered):
+    url, mailbox = smtp
+    assert register(make_app(SMTP_URL=url).test_client(), email=email).status_code == 202
+    assert mailbox.recipients == [[delivered]]
+    assert mailbox.messages[-1]["To"] == delivered
+
+
+def test_case_variants_share_one_daily_allowance(make_app, smtp):
+    url, mailbox = smtp
+    client = make_app(SMTP_URL=url).test_client()
+    for email in ("Victim@example.com", "VICTIM@example.com", "victim@EXAMPLE.com"):
+        assert register(client, email=email).status_code == 202
+    response = register(client, email="vIcTiM@example.com")
+    assert_problem(response, 429, "rate_limited")
+    assert 1 <= int(response.headers["Retry-After"]) <= 86_400
+    assert len(mailbox.recipients) == 3
+
+
+def test_parallel_registrations_for_one_address_send_at_most_the_cap(make_app, smtp):
+    from concurrent.futures import ThreadPoolExecutor
+
+    import requests
+
+    from tests.helpers import LiveServer
+
+    url, mailbox = smtp
+    app = make_app(SMTP_URL=url, SIGNUP_RATE_PER_ADDRESS="1000/hour")
+    with LiveServer(app) as server, ThreadPoolExecutor(40) as pool:
+        statuses = list(pool.map(lambda i: requests.post(
+            f"{server.url}/v1/accounts", json={"email": "target@example.com" if i % 2 else "TARGET@example.com",
+                                               "apis": ["finance-news"]}, timeout=60).status_code, range(40)))
+    assert statuses.count(202) == 3 and statuses.count(429) == 37, statuses
+    assert len(mailbox.recipients) == 3
+
+
+def test_head_on_an_approved_poll_hands_out_nothing(signup):
+    app, client, mailbox = signup
+    poll = local(register(client).get_json()["poll_url"])
+    assert client.head(poll).status_code == 202
+    confirm(client, local("http://gosterge.test" + links(mailbox)["approve"]))
+    for _ in range(2):
+        head = client.head(poll)
+        assert head.status_code == 200 and head.get_data() == b""
+    got = client.get(poll)
+    assert got.status_code == 200 and got.get_json()["key"].startswith("gk_")
+    assert got.headers["Cache-Control"] == "no-store"
+
+
+def test_decision_page_headers_and_a_reopened_link(signup):
+    app, client, mailbox = signup
+    register(client)
+    approve = local("http://gosterge.test" + links(mailbox)["approve"])
+    page = client.get(approve)
+    assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    assert page.headers["Referrer-Policy"] == "no-referrer" and page.headers["Cache-Control"] == "no-store"
+    assert confirm(client, approve).status_code == 200
+    assert client.get(approve).status_code == 409

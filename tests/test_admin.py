@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 
 import pytest
@@ -30,6 +31,23 @@ def zipped(directory) -> bytes:  # noqa: ANN001
 def upload(client, headers, data: bytes, name: str = "release.zip"):  # noqa: ANN001
     return client.post("/v1/admin/releases", headers=headers, content_type="multipart/form-data",
                        data={"file": (io.BytesIO(data), name)})
+
+
+def finished(client, headers, accepted, seconds: float = 120) -> dict:  # noqa: ANN001
+    """Follow an accepted upload's status URL until the load has ended; its last status."""
+    assert accepted.status_code == 202, accepted.get_data(as_text=True)
+    assert accepted.headers["Location"] == accepted.get_json()["statusUrl"]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status = client.get(accepted.get_json()["statusUrl"], headers=headers).get_json()
+        if status["status"] != "running":
+            return status
+        time.sleep(0.2)
+    raise AssertionError("the upload did not finish")
+
+
+def upload_and_wait(client, headers, data: bytes) -> dict:  # noqa: ANN001
+    return finished(client, headers, upload(client, headers, data))
 
 
 def test_non_admin_key_is_403(client, auth):
@@ -78,16 +96,25 @@ def test_unknown_key_is_404(client, admin):
     assert_problem(client.post("/v1/admin/keys/999/revoke", headers=admin), 404, "not_found")
 
 
+@pytest.mark.parametrize("path", ["/v1/admin/keys/{id}/revoke", "/v1/admin/keys/{id}/credits",
+                                  "/v1/admin/releases/{id}/activate"])
+@pytest.mark.parametrize("big", [2**31, 2**63, 4259534329550415069184])
+def test_an_id_past_what_the_store_holds_is_404(client, admin, path, big):
+    response = client.post(path.format(id=big), headers=admin, json={"credits": 1})
+    assert_problem(response, 404, "not_found")
+
+
 def test_upload_switches_release_and_rollback(client, admin, auth, tmp_path):
-    first = upload(client, admin, zipped(write_release(tmp_path / "a", TABLES, release="2026-W46")))
-    assert first.status_code == 201, first.get_data(as_text=True)
-    assert first.get_json()["active"] is True and first.get_json()["uploadedBy"] == "key:1"
-    second = upload(client, admin, zipped(write_release(tmp_path / "b", TABLES, release="2026-W47")))
-    assert second.get_json()["release"] == "2026-W47"
+    first = upload_and_wait(client, admin, zipped(write_release(tmp_path / "a", TABLES, release="2026-W46")))
+    assert first["status"] == "loaded" and first["problem"] is None, first
+    first = first["release"]
+    assert first["active"] is True and first["uploadedBy"] == "key:1"
+    second = upload_and_wait(client, admin, zipped(write_release(tmp_path / "b", TABLES, release="2026-W47")))
+    assert second["release"]["release"] == "2026-W47"
     assert client.get("/v1/public-procurement/datasets", headers=auth).get_json()["release"] == "2026-W47"
     history = client.get("/v1/admin/releases", headers=admin).get_json()["items"]
     assert [(r["release"], r["active"]) for r in history] == [("2026-W47", True), ("2026-W46", False)]
-    back = client.post(f"/v1/admin/releases/{first.get_json()['id']}/activate", headers=admin)
+    back = client.post(f"/v1/admin/releases/{first['id']}/activate", headers=admin)
     assert back.get_json()["active"] is True
     assert client.get("/v1/public-procurement/datasets", headers=auth).get_json()["release"] == "2026-W46"
     assert_problem(client.post("/v1/admin/releases/999/activate", headers=admin), 404, "not_found")
@@ -125,16 +152,19 @@ def broken_zip(tmp_path, kind: str) -> bytes:
     ("bomb", "awards.csv", None, None),
 ])
 def test_broken_uploads_are_refused_and_old_release_served(client, admin, auth, tmp_path, kind, file, row, column):
-    assert upload(client, admin, zipped(write_release(tmp_path / "good", TABLES))).status_code == 201
+    assert upload_and_wait(client, admin, zipped(write_release(tmp_path / "good", TABLES)))["status"] == "loaded"
     before = client.get("/v1/public-procurement/datasets", headers=auth).get_json()
-    problem = assert_problem(upload(client, admin, broken_zip(tmp_path, kind)), 400, "invalid_parameters")
+    refused = upload_and_wait(client, admin, broken_zip(tmp_path, kind))
+    assert refused["status"] == "refused" and refused["release"] is None
+    problem = refused["problem"]
+    assert problem["type"] == "https://problems.test/invalid_parameters" and problem["status"] == 400
     assert any(e["file"] == file and e["row"] == row and e["column"] == column for e in problem["errors"]), problem
     assert problem["total"] >= 1
     assert client.get("/v1/public-procurement/datasets", headers=auth).get_json() == before
 
 
 def test_not_a_zip_and_missing_file_part(client, admin):
-    problem = assert_problem(upload(client, admin, b"plain text, not a zip"), 400, "invalid_parameters")
+    problem = upload_and_wait(client, admin, b"plain text, not a zip")["problem"]
     assert "ZIP" in problem["errors"][0]["message"]
     missing = client.post("/v1/admin/releases", headers=admin, content_type="multipart/form-data", data={})
     assert assert_problem(missing, 400, "invalid_parameters")["errors"][0]["parameter"] == "file"

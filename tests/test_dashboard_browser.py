@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from api.cli import dashboard_command
+from cli.run import dashboard_command
 from loaders.news.sample import load_sample
 from tests.helpers import LiveServer, free_port
 

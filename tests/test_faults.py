@@ -109,20 +109,22 @@ def test_killing_a_worker_mid_request_leaves_other_requests_alone(loaded_app, ma
                                                                  limiter_storage):
     key = make_key(credits=10**6, rate="1000000/minute")
     before = credits_of(loaded_app, key)
-    with Gunicorn(server_env(database_url, limiter_storage)) as server:
+    # Two workers where the limits are shared (Redis); one where they live in memory (gunicorn.conf.py).
+    workers = 2 if limiter_storage.startswith("redis") else 1
+    with Gunicorn(server_env(database_url, limiter_storage), workers=workers) as server:
         with Load(server.url, PAID, bearer(key), threads=4, close_connections=True) as load:
             time.sleep(1.5)
             victim = server.worker_pids()[0]
             server.kill_worker(victim)
             killed = time.monotonic()
             time.sleep(3)
-        workers = server.worker_pids()
-    assert len(workers) == 2 and victim not in workers  # gunicorn replaced it
+        replaced = server.worker_pids()
+    assert len(replaced) == workers and victim not in replaced  # gunicorn replaced it
     failed = [a for a in load.answers if a.status != 200]
-    # A sync worker serves one request at a time: at most the one it was serving is lost, as a broken
-    # connection, never an error answer.
-    assert len(failed) <= 1 and all(a.status is None for a in failed), failed
-    assert all(a.status == 200 for a in load.between(killed + 1, float("inf")))
+    # An asynchronous worker serves several requests at once: those it was serving (at most one per
+    # load thread) are lost, as broken connections, never error answers.
+    assert len(failed) <= 4 and all(a.status is None for a in failed), failed
+    assert all(a.status == 200 for a in load.between(killed + 2, float("inf")))
     paid = sum(a.status == 200 for a in load.answers)
     # The lost request may have been debited before the worker died; nothing else is unaccounted for.
     assert paid <= before - credits_of(loaded_app, key) <= paid + len(failed)
@@ -137,7 +139,7 @@ def test_interrupted_release_load_keeps_the_old_release(loaded_app, make_key, da
     with session_scope(sessions) as session:
         old = get_active_release(session).id
     newer = generate_release("demo", seed=3, out=tmp_path / "newer.zip", published=datetime(2026, 11, 27, 6, tzinfo=UTC))
-    command = [sys.executable, "-m", "api.cli", "load", "procurement", str(newer)]
+    command = [sys.executable, "-m", "cli", "load", "procurement", str(newer)]
     env = {**os.environ, "GOSTERGE_DATABASE_URL": database_url}
     interrupted = 0
     for delay in (0.7, 0.95, 1.2, 1.45, 1.7):

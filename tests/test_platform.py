@@ -182,12 +182,12 @@ def test_unknown_path_and_wrong_method_are_problems(client, auth):
 
 
 def test_unexpected_error_is_500_problem_without_stack_trace(make_app, make_key, monkeypatch):
-    from api.routes import procurement
+    from api.routes import reference
 
     def explode(*args, **kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(procurement, "sectors", explode)
+    monkeypatch.setattr(reference, "sectors", explode)
     app = make_app()
     app.config["PROPAGATE_EXCEPTIONS"] = False
     app.testing = False

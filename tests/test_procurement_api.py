@@ -136,14 +136,3 @@ def test_no_release_yet(client, auth):
     assert client.get(f"{BASE}/datasets", headers=auth).get_json()["release"] is None
     body = client.get(f"{BASE}/supply-flows", headers=auth).get_json()
     assert body == {"items": [], "total": 0, "next_cursor": None}
-
-
-def test_province_points_are_inside_turkiye():
-    from loaders.reference.lists import provinces
-
-    points = provinces()
-    assert len(points) == 81
-    for p in points.values():
-        assert 35.8 <= p.latitude <= 42.2 and 25.6 <= p.longitude <= 44.9, p
-    # a swapped pair would put Van (east) west of Edirne
-    assert points[65].longitude > points[22].longitude and points[57].latitude > points[33].latitude

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not REDIS_URL, reason="needs 
 def test_two_workers_share_one_limit(app, make_key, database_url, limiter_storage):
     key = make_key(rate="6/minute")
     env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_RATELIMIT_STORAGE_URI": limiter_storage}
-    with Gunicorn(env) as server:
+    with Gunicorn(env, workers=2) as server:
         url = f"{server.url}/v1/public-procurement/sectors"
         statuses = []
         for _ in range(20):

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import logging
+import math
 import re
 from datetime import timedelta
 from typing import Any
 
+from email_validator import EmailNotValidError, validate_email
 from flask import Blueprint, Response, current_app, render_template_string, request
 
 from api.auth import now
 from api.bodies import Field, api_names, parse_json
+from api.catalogue import describe_paths, problem_response
 from api.db import db_session
 from api.endpoint import json_body
 from api.limits import limiter
@@ -20,10 +23,11 @@ from store.accounts import (
     DecisionError,
     GoneError,
     check_decision_token,
-    count_recent_requests,
+    claim_allowance,
     create_request,
     decide,
     poll,
+    return_allowance,
 )
 from store.errors import NotFoundError
 from store.times import format_utc
@@ -31,14 +35,20 @@ from store.times import format_utc
 log = logging.getLogger("gosterge.accounts")
 bp = Blueprint("accounts", __name__, url_prefix="/v1/accounts")
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-EMAIL = re.compile(r"[^@\s]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}")
 
 
 def _email(value: Any) -> str:
-    if not isinstance(value, str) or len(value) > 254 or not EMAIL.fullmatch(value.strip()):
+    """The one address the approval mail goes to, as email-validator normalises it: only the plain
+    characters of RFC 5322 before the @ (no quotes, commas, colons or comments a mail library could
+    read as several addresses), the domain in lower case and in its ASCII (IDNA) form. Addresses with
+    non-ASCII characters before the @ would need SMTPUTF8 from every mail server on the way: refused."""
+    if not isinstance(value, str):
         raise ValueError("must be an e-mail address such as owner@example.com")
-    local, _, domain = value.strip().rpartition("@")
-    return f"{local}@{domain.lower()}"
+    try:
+        checked = validate_email(value, check_deliverability=False, allow_smtputf8=False)
+    except EmailNotValidError as exc:
+        raise ValueError(f"must be an e-mail address such as owner@example.com ({exc})") from None
+    return checked.ascii_email or checked.normalized
 
 
 FIELDS = [
@@ -67,10 +77,14 @@ def register() -> Response:
     """Ask for a key: the mailbox owner approves by e-mail; poll `poll_url` for the key."""
     body = parse_json(FIELDS)
     config, moment, session = current_app.config, now(), db_session()
-    if count_recent_requests(session, body["email"], since=moment - timedelta(days=1)) >= config["SIGNUP_PER_EMAIL_PER_DAY"]:
-        raise RateLimited("Too many requests for this e-mail address today.", headers={"Retry-After": "3600"},
-                          retry_after=3600, upgrade_url=config["UPGRADE_URL"])
+    session.commit()  # end the read snapshot: the claim below writes
+    reopens = claim_allowance(session, body["email"], now=moment, cap=config["SIGNUP_PER_EMAIL_PER_DAY"],
+                              window=timedelta(days=1))
     session.commit()
+    if reopens is not None:
+        retry = max(1, math.ceil((reopens - moment).total_seconds()))
+        raise RateLimited("Too many requests for this e-mail address today.", headers={"Retry-After": str(retry)},
+                          retry_after=retry, upgrade_url=config["UPGRADE_URL"])
     new = create_request(session, email=body["email"], apis=body["apis"], now=moment, client_address=request.remote_addr or "",
                          lifetime=timedelta(hours=config["SIGNUP_REQUEST_HOURS"]))
     row = new.row
@@ -82,6 +96,8 @@ def register() -> Response:
         send(message, config["SMTP_URL"])
     except MailError as error:
         session.rollback()
+        return_allowance(session, body["email"])
+        session.commit()
         log.warning("approval mail not sent: %s", error)
         raise UpstreamError("The mail server cannot be reached, so nothing was registered; try again later.") from None
     session.commit()
@@ -89,27 +105,43 @@ def register() -> Response:
                   "expires_at": format_utc(row.expires_at)}, 202)
 
 
+def _default_rate() -> str:
+    return current_app.config["DEFAULT_RATE"]
+
+
+def _no_store(response: Response) -> Response:
+    # The poll may carry a key; no cache may keep any of its answers.
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/<request_id>")
+@limiter.limit(_default_rate, key_func=lambda: f"poll:{request.remote_addr}")
 def poll_request(request_id: str) -> Response:
     """202 while pending; 200 with the key once after approval; 410 after that, or when refused or expired."""
     config, session = current_app.config, db_session()
     if not REQUEST_ID.fullmatch(request_id):
         raise NotFound("No request with that id and token.")
     session.commit()
+    # HEAD is safe: it says whether the key is ready (200) without handing it out into an empty body.
+    deliver = request.method != "HEAD"
     try:
         row, key = poll(session, request_id, request.args.get("token", ""), now=now(),
                         key_lifetime=timedelta(hours=config["SIGNUP_KEY_HOURS"]), credits=config["SIGNUP_CREDITS"],
-                        rate=config["SIGNUP_KEY_RATE"])
+                        rate=config["SIGNUP_KEY_RATE"], deliver=deliver)
     except NotFoundError:
         raise NotFound("No request with that id and token.") from None
     except GoneError as exc:
         raise Gone(f"The key is no longer available: {exc}.") from None
     session.commit()
+    if not deliver:
+        return _no_store(Response(status=200 if row.status == "approved" else 202))
     if key is None:
-        return _json({"id": row.id, "status": "pending", "expires_at": format_utc(row.expires_at)}, 202)
-    return _json({"id": row.id, "status": "approved", "key": key, "apis": row.apis.split(","),
-                  "credits": config["SIGNUP_CREDITS"],
-                  "key_expires_at": format_utc(now() + timedelta(hours=config["SIGNUP_KEY_HOURS"]))}, 200)
+        return _no_store(_json({"id": row.id, "status": "pending", "expires_at": format_utc(row.expires_at)}, 202))
+    return _no_store(_json({"id": row.id, "status": "approved", "key": key, "apis": row.apis.split(","),
+                            "credits": config["SIGNUP_CREDITS"],
+                            "key_expires_at": format_utc(now() + timedelta(hours=config["SIGNUP_KEY_HOURS"]))},
+                           200))
 
 
 PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Gösterge</title>
@@ -120,12 +152,26 @@ PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Gösterge<
 <button type="submit">{{ button }}</button></form>{% endif %}</body></html>"""
 
 
+# The page needs nothing but its own inline style and its form posting back to itself.
+PAGE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; "
+               "base-uri 'none'")
+
+
 def _page(status: int, heading: str, text: str, **form: Any) -> Response:
     html = render_template_string(PAGE, heading=heading, text=text, form=bool(form), **form)
-    return Response(html, status=status, mimetype="text/html")
+    response = Response(html, status=status, mimetype="text/html")
+    # The link carries a secret: no framing (clickjacking of the button), no Referer, no cache.
+    response.headers.update({"Content-Security-Policy": PAGE_POLICY, "Referrer-Policy": "no-referrer",
+                             "Cache-Control": "no-store"})
+    return response
+
+
+def _decision_rate() -> str:
+    return current_app.config["DECISION_RATE_PER_ADDRESS"]
 
 
 @bp.route("/<request_id>/decision", methods=["GET", "POST"])
+@limiter.limit(_decision_rate, key_func=lambda: f"decision:{request.remote_addr}")
 def decision_page(request_id: str) -> Response:
     """The link in the e-mail opens a page; only its button (a POST) decides, so a mail scanner that
     follows links approves nothing."""
@@ -158,15 +204,13 @@ def decision_page(request_id: str) -> Response:
 
 
 def _problems(*statuses: int) -> dict[str, Any]:
-    from api.openapi import _problem_response
-
-    return {str(s): _problem_response(s) for s in statuses}
+    return {str(s): problem_response(s) for s in statuses}
 
 
 HTML = {"content": {"text/html": {"schema": {"type": "string"}}}}
 TOKEN = {"name": "token", "in": "query", "required": True, "schema": {"type": "string"},
          "description": "The secret of the link or `poll_url`."}
-OPENAPI_PATHS: dict[str, Any] = {
+describe_paths({
     "/v1/accounts": {"post": {
         "operationId": "register", "tags": ["Accounts"], "security": [],
         "summary": "Ask for an API key; the mailbox owner approves by e-mail",
@@ -218,4 +262,4 @@ OPENAPI_PATHS: dict[str, Any] = {
                 (410, "Expired"))} | _problems(429, 502, 504),
         } for method in ("get", "post")
     },
-}
+})

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-import tempfile
+import json
+import os
+import secrets
+import shutil
+import socket
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,18 +19,22 @@ from api.db import db_session
 from api.endpoint import Area, Reply, json_body
 from api.paging import page_envelope
 from api.params import Param
-from api.problems import InvalidParameters, NotFound, UnsupportedMediaType
-from loaders.procurement.load import load_release
-from loaders.procurement.release import ReleaseRejectedError
+from api.problems import InvalidParameters, NotFound, UnsupportedMediaType, problem_type
+from loaders.procurement.jobs import UPLOAD_NAME, hold_lock, is_alive, start_job, sweep
 from store.errors import NotFoundError
-from store.keys import add_credits, create_key, list_keys, record_audit, revoke_key
-from store.models import ApiKey, Release
+from store.jobs import RUNNING, create_job, finish_job, get_job
+from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
+from store.models import ApiKey, Release, ReleaseJob
 from store.releases import activate_release, list_releases
-from store.times import format_utc
+from store.times import as_utc, format_utc
 
 area = Area(Blueprint("admin", __name__, url_prefix="/v1/admin"), "admin", "Admin")
-KEY_ID = Param("key_id", {"type": "integer", "minimum": 1}, "Key id, from GET /v1/admin/keys.")
-RELEASE_ID = Param("release_id", {"type": "integer", "minimum": 1}, "Release id, from GET /v1/admin/releases.")
+# Ids are INTEGER columns (32 bits on PostgreSQL): a larger id names nothing, so it is a 404, not a
+# value the database driver refuses with a 500.
+MAX_ID = 2**31 - 1
+KEY_ID = Param("key_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "Key id, from GET /v1/admin/keys.")
+RELEASE_ID = Param("release_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                   "Release id, from GET /v1/admin/releases.")
 
 
 def key_view(key: ApiKey) -> dict[str, Any]:
@@ -47,15 +55,9 @@ def _audit(action: str, target: str, detail: str = "") -> None:
 
 
 def _rate(value: Any) -> str:
-    from limits import parse
-
     if not isinstance(value, str):
         raise ValueError("must be a rate such as 60/minute")
-    try:
-        parse(value)
-    except ValueError:
-        raise ValueError("must be a rate such as 60/minute") from None
-    return value
+    return check_rate(value)
 
 
 NEW_KEY_FIELDS = [
@@ -89,11 +91,19 @@ def create_api_key(values: dict[str, Any]) -> Reply:
                           label=body["label"])
     _audit("key.create", str(row.id), ",".join(body["apis"]))
     session.commit()
-    return Reply(json_body({**key_view(row), "key": key}), "", status=201)
+    return Reply(json_body({**key_view(row), "key": key}), "", status=201, headers={"Cache-Control": "no-store"})
+
+
+# Key and release ids are 32-bit integer columns; a larger id in a path names nothing.
+MAX_ID = 2**31 - 1
 
 
 def _key_change(key_id: int, change) -> Reply:  # noqa: ANN001
+    if key_id > MAX_ID:
+        raise NotFound(f"No key with id {key_id}.")
     session = db_session()
+    if key_id > MAX_ID:
+        raise NotFound(f"No key with id {key_id}.")
     try:
         row = change(session)
     except NotFoundError:
@@ -135,40 +145,105 @@ def list_release_history(values: dict[str, Any]) -> Reply:
 UPLOAD_BODY = {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["file"],
     "properties": {"file": {"type": "string", "format": "binary", "description": "The weekly release as a ZIP"}}}}}}
+UPLOADS = "/releases/uploads"
+UPLOAD_ID = Param("upload_id", {"type": "string"}, "Upload id, from the `statusUrl` of POST /v1/admin/releases.")
+# A load on another host is taken for dead when its heartbeat (every 2 s) is older than this.
+HEARTBEAT_STALE_SECONDS = 60
+ABANDONED = "The load stopped before it finished (its process ended: the server restarted, or it was killed); " \
+            "nothing was switched. Upload the release again."
 
 
-@area.post("/releases", response_schema="Release", request_body=UPLOAD_BODY, success_status=201)
+def job_view(job: ReleaseJob) -> dict[str, Any]:
+    release = db_session().get(Release, job.release_id) if job.release_id else None
+    problem = None
+    if job.problem:
+        problem = json.loads(job.problem)
+        problem = {"type": problem_type(problem.pop("slug")), **problem}
+    return {"id": job.id, "status": job.status, "stage": job.stage, "itemsWritten": job.items_written,
+            "statusUrl": f"{area.blueprint.url_prefix}{UPLOADS}/{job.id}", "uploadedBy": job.uploaded_by,
+            "createdAt": format_utc(job.created_at), "updatedAt": format_utc(job.updated_at),
+            "finishedAt": format_utc(job.finished_at) if job.finished_at else None,
+            "release": release_view(release) if release else None, "problem": problem}
+
+
+@area.post("/releases", response_schema="ReleaseUpload", request_body=UPLOAD_BODY, success_status=202)
 def upload_release(values: dict[str, Any]) -> Reply:
-    """Upload a weekly release (ZIP): validated, computed and served in one step
-    A refused release answers 400 with every problem by file, row and column; the release served
-    before stays served. Large releases take minutes: give the server a long enough worker time-out."""
+    """Upload a weekly release (ZIP); it is loaded in the background
+    The answer (202) carries `statusUrl` (also in `Location`): poll it for the stage, then the release
+    served or the problem listing every refusal by file, row and column. The release served before
+    stays served until the new one is switched in whole."""
     if request.mimetype != "multipart/form-data":
         raise UnsupportedMediaType("Send the release as multipart/form-data with a `file` part.")
+    request.max_content_length = current_app.config["MAX_UPLOAD_BYTES"]
     upload = request.files.get("file")
     if upload is None:
         raise InvalidParameters([{"parameter": "file", "message": "is required: the release ZIP"}])
-    with tempfile.TemporaryDirectory(prefix="gosterge-upload-") as folder:
-        path = Path(folder) / "release.zip"
-        upload.save(path)
-        try:
-            result = load_release(path, current_app.extensions["gosterge.sessions"], uploaded_by=f"key:{g.api_key.id}")
-        except ReleaseRejectedError as exc:
-            problem = InvalidParameters([p.as_dict() for p in exc.problems],
-                                        detail=f"The release was refused: {exc.total} problem(s).")
-            problem.extra["total"] = exc.total
-            raise problem from None
+    uploads = Path(current_app.config["UPLOAD_DIR"])
+    sweep(uploads)
+    job_id = secrets.token_hex(8)
+    folder = uploads / job_id
+    folder.mkdir(parents=True)
+    lock = hold_lock(folder)
+    try:
+        upload.save(folder / UPLOAD_NAME)
+        session = db_session()
+        job = create_job(session, job_id, uploaded_by=f"key:{g.api_key.id}", host=socket.gethostname(), now=now())
+        session.commit()
+        start_job(job_id, folder, lock=lock, database_url=current_app.config["DATABASE_URL"])
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    finally:
+        os.close(lock)  # the loading process holds its own copy of the lock from here on
+    view = job_view(job)
+    return Reply(json_body(view), "", status=202, headers={"Location": view["statusUrl"]})
+
+
+def settle_abandoned(job: ReleaseJob) -> ReleaseJob:
+    """A job still marked running whose process is gone (seen by its lock on its own host, by its
+    heartbeat elsewhere) is recorded as failed, and its folder removed."""
+    if job.status != RUNNING:
+        return job
+    folder = Path(current_app.config["UPLOAD_DIR"]) / job.id
+    if job.host == socket.gethostname():
+        alive = is_alive(folder)
+    else:
+        alive = (now() - as_utc(job.updated_at)).total_seconds() < HEARTBEAT_STALE_SECONDS
+    if alive:
+        return job
     session = db_session()
-    _audit("release.upload", str(result.release_id), result.name)
+    # The load may have recorded its end and removed its folder since the job was read: end that
+    # read first (on SQLite a stale snapshot cannot write), and let the conditional UPDATE decide.
     session.commit()
-    release = session.get(Release, result.release_id)
-    return Reply(json_body(release_view(release)), "", status=201)
+    problem = json.dumps({"slug": "internal_error", "title": "Internal error", "status": 500, "detail": ABANDONED})
+    if finish_job(session, job.id, status="failed", now=now(), problem=problem):
+        shutil.rmtree(folder, ignore_errors=True)
+    session.commit()
+    session.refresh(job)
+    return job
+
+
+@area.get(f"{UPLOADS}/<upload_id>", cost=0, response_schema="ReleaseUpload", path_params=[UPLOAD_ID],
+          extra_statuses=[404])
+def get_release_upload(values: dict[str, Any], upload_id: str) -> Reply:
+    """An uploaded release: `running` with its stage, then `loaded` (with the release), `refused` (with
+    the problem listing every refusal) or `failed` (with the reason)"""
+    try:
+        job = get_job(db_session(), upload_id[:32])
+    except NotFoundError:
+        raise NotFound(f"No upload {upload_id!r}.") from None
+    return Reply(json_body(job_view(settle_abandoned(job))), "")
 
 
 @area.post("/releases/<int:release_id>/activate", response_schema="Release", path_params=[RELEASE_ID],
            extra_statuses=[404])
 def activate_stored_release(values: dict[str, Any], release_id: int) -> Reply:
     """Serve an earlier or later release (roll back or forward)"""
+    if release_id > MAX_ID:
+        raise NotFound(f"No release with id {release_id}.")
     session = db_session()
+    if release_id > MAX_ID:
+        raise NotFound(f"No release with id {release_id}.")
     try:
         release = activate_release(session, release_id)
     except NotFoundError:

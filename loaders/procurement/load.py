@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +20,8 @@ from store.releases import activate_release, create_release
 
 log = logging.getLogger("gosterge.loaders.procurement")
 DUCKDB_MEMORY_LIMIT = "4GB"
+# progress(stage, items written so far): stages unpacking, validating, computing, writing.
+Progress = Callable[[str, int], None]
 
 
 @dataclass(frozen=True)
@@ -31,22 +34,34 @@ class LoadResult:
     seconds: float
 
 
+def _ignore_progress(stage: str, items: int) -> None:
+    pass
+
+
 def load_release(
     path: Path, sessions: sessionmaker[Session], *, uploaded_by: str = "cli", activate: bool = True,
-    now: datetime | None = None,
+    now: datetime | None = None, progress: Progress = _ignore_progress, workdir: Path | None = None,
+    before_commit: Callable[[Session, int], None] | None = None,
 ) -> LoadResult:
     """Validate and compute in DuckDB, then write the release and (optionally) switch to it atomically.
 
     Raises ReleaseRejectedError before anything is written; a failure while writing rolls the whole
-    transaction back, so the release served before stays served.
+    transaction back, so the release served before stays served. Every temporary file (the unpacked
+    archive, DuckDB's spill files) goes under `workdir` when given, so that the caller can remove
+    them all at once; `before_commit(session, release_id)` writes more in the same transaction.
     """
     started = time.perf_counter()
-    with open_release(Path(path)) as opened:
+    progress("unpacking", 0)
+    with open_release(Path(path), workdir=workdir) as opened:
         con = duckdb.connect()
         try:
             con.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
             con.execute("SET preserve_insertion_order = true")
+            if workdir is not None:
+                con.execute("SET temp_directory = ?", [str(Path(workdir) / "duckdb")])
+            progress("validating", 0)
             validate_release(con, opened)
+            progress("computing", 0)
             latest_year = build_typed_tables(con)
             manifest = opened.manifest
             counter = {"items": 0}
@@ -54,6 +69,8 @@ def load_release(
             def counted():
                 for item in served_items(con, latest_year):
                     counter["items"] += 1
+                    if counter["items"] % 1000 == 0:
+                        progress("writing", counter["items"])
                     yield item
 
             with session_scope(sessions) as session:
@@ -65,6 +82,8 @@ def load_release(
                 if activate:
                     activate_release(session, release.id)
                 release_id = release.id
+                if before_commit is not None:
+                    before_commit(session, release_id)
         finally:
             con.close()
     seconds = time.perf_counter() - started

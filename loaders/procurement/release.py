@@ -7,6 +7,7 @@ import re
 import shutil
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -75,14 +76,15 @@ class OpenedRelease:
         self.close()
 
 
-def open_release(path: Path) -> OpenedRelease:
-    """Open a release directory or ZIP archive; raise ReleaseRejectedError for an unusable one."""
+def open_release(path: Path, *, workdir: Path | None = None) -> OpenedRelease:
+    """Open a release directory or ZIP archive (unpacked under `workdir`, or the system's temporary
+    folder); raise ReleaseRejectedError for an unusable one."""
     path = Path(path)
     if path.is_dir():
         return OpenedRelease(read_manifest(path), path)
     if not path.is_file():
         raise ReleaseRejectedError([ReleaseProblem(str(path), "no such file or directory")])
-    tempdir = Path(tempfile.mkdtemp(prefix="gosterge-release-"))
+    tempdir = Path(tempfile.mkdtemp(prefix="gosterge-release-", dir=workdir))
     try:
         extract_archive(path, tempdir)
         return OpenedRelease(read_manifest(tempdir), tempdir, tempdir)
@@ -125,14 +127,22 @@ def extract_archive(archive: Path, target: Path) -> None:
         if problems:
             raise ReleaseRejectedError(problems)
         for name, info in members.items():
-            with zf.open(info) as source, open(target / name, "wb") as sink:
-                # Copy with a byte budget: the header sizes above can lie.
-                budget = info.file_size
-                while chunk := source.read(1 << 20):
-                    budget -= len(chunk)
-                    if budget < 0:
-                        raise ReleaseRejectedError([ReleaseProblem(name, "larger than its archive header says")])
-                    sink.write(chunk)
+            try:
+                _copy_member(zf, info, target / name)
+            except (RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+                # Encrypted entries, unknown compression methods, corrupt data, a wrong CRC.
+                raise ReleaseRejectedError([ReleaseProblem(name, f"cannot be read from the archive ({exc})")]) from None
+
+
+def _copy_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> None:
+    with zf.open(info) as source, open(path, "wb") as sink:
+        # Copy with a byte budget: the header sizes can lie.
+        budget = info.file_size
+        while chunk := source.read(1 << 20):
+            budget -= len(chunk)
+            if budget < 0:
+                raise ReleaseRejectedError([ReleaseProblem(path.name, "larger than its archive header says")])
+            sink.write(chunk)
 
 
 def read_manifest(directory: Path) -> Manifest:
@@ -159,8 +169,12 @@ def read_manifest(directory: Path) -> Manifest:
         published_at = datetime.fromisoformat(str(raw_published).replace("Z", "+00:00"))
         if published_at.tzinfo is None:
             published_at = published_at.replace(tzinfo=UTC)
-    except ValueError:
-        bad("publishedAt", "must be an ISO 8601 time such as 2026-11-20T06:00:00Z")
+        published_at = published_at.astimezone(UTC)  # past the calendar's edge: OverflowError
+        if not 2019 <= published_at.year <= 9998:
+            raise ValueError
+    except (ValueError, OverflowError):
+        published_at = None
+        bad("publishedAt", "must be an ISO 8601 time such as 2026-11-20T06:00:00Z, from 2019 on")
     synthetic = data.get("synthetic", False)
     if not isinstance(synthetic, bool):
         bad("synthetic", "must be true or false")
@@ -196,4 +210,4 @@ def read_manifest(directory: Path) -> Manifest:
     if problems:
         raise ReleaseRejectedError(problems)
     assert published_at is not None
-    return Manifest(release, published_at.astimezone(UTC), synthetic, list(listed.values()))
+    return Manifest(release, published_at, synthetic, list(listed.values()))

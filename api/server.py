@@ -1,0 +1,63 @@
+"""What the API needs from gunicorn (gunicorn.conf.py): problem documents for the requests gunicorn
+refuses before the app sees them, and the refusal to count rate limits per worker."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from gunicorn import util
+
+from api.config import load_config
+from api.problems import PROBLEM_MEDIA_TYPE
+
+# The slug of each status gunicorn refuses with (decisions.md lists the API's own; 414, 417, 431 and
+# 501 come only from gunicorn). A malformed request is 400 `invalid_parameters` naming `request`.
+REFUSAL_SLUGS = {400: "invalid_parameters", 403: "forbidden", 414: "uri_too_long", 417: "expectation_failed",
+                 431: "header_fields_too_large", 500: "internal_error", 501: "not_implemented"}
+WORKER_BOOT_ERROR = 3  # gunicorn's Arbiter.WORKER_BOOT_ERROR: the arbiter stops instead of retrying
+
+
+def problem_bytes(status: int, reason: str, detail: str, problem_base: str) -> bytes:
+    """A whole HTTP/1.1 answer carrying the problem document for one of gunicorn's refusals."""
+    slug = REFUSAL_SLUGS.get(status, "internal_error")
+    body: dict[str, Any] = {"type": f"{problem_base.rstrip('/')}/{slug}", "title": reason, "status": status}
+    if detail:
+        body["detail"] = detail
+    if status == 400:
+        body["errors"] = [{"parameter": "request", "message": detail or "not a valid HTTP request"}]
+    payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_MEDIA_TYPE}\r\n"
+            f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(payload)}\r\n\r\n")
+    return head.encode("latin-1") + payload
+
+
+def answer_refusals_as_problems() -> None:
+    """gunicorn writes its refusals (414, 431, 400 …) through `util.write_error` as HTML pages; the
+    API's clients expect problem documents, so the worker's copy of that function is replaced."""
+    problem_base = load_config()["PROBLEM_BASE"]
+
+    def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+        util.write_nonblock(sock, problem_bytes(status_int, reason, mesg, problem_base))
+
+    util.write_error = write_problem
+
+
+def worker_count_problem(config: dict[str, Any], workers: int) -> str | None:
+    """Why this many workers cannot serve with this rate-limit storage, or None when they can."""
+    storage = str(config.get("RATELIMIT_STORAGE_URI", ""))
+    if workers > 1 and storage.startswith("memory://"):
+        return (f"{workers} workers with GOSTERGE_RATELIMIT_STORAGE_URI={storage} would each count rate "
+                "limits on their own, multiplying every limit; run one worker, or set "
+                "GOSTERGE_RATELIMIT_STORAGE_URI to a shared storage such as redis://host:6379")
+    return None
+
+
+def check_worker_count(worker: Any) -> None:
+    """Stop the whole server (not only this worker) when the worker count and the storage disagree."""
+    config = getattr(worker.wsgi, "config", {})
+    problem = worker_count_problem(config, worker.cfg.workers)
+    if problem is not None:
+        worker.log.error("refusing to start: %s", problem)
+        sys.exit(WORKER_BOOT_ERROR)

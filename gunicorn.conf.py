@@ -1,0 +1,65 @@
+"""gunicorn settings of the API wherever it is served: production, `make demo` and CI.
+
+    gunicorn -c gunicorn.conf.py            # binds 127.0.0.1:8000; --bind and --workers override
+
+gunicorn also reads this file by itself when started from the project folder. Each value says why.
+"""
+
+import os
+
+from gunicorn.workers.ggevent import GeventWorker
+
+wsgi_app = "api:create_app()"
+bind = ["127.0.0.1:8000"]
+
+# One asynchronous worker by default. A gevent worker gives each connection a greenlet of a few KB
+# instead of a whole process or thread, so clients that trickle their headers cannot take every
+# worker (a sync worker is held by one such client). More workers need shared rate-limit storage
+# (GOSTERGE_RATELIMIT_STORAGE_URI=redis://…): with memory:// each worker would count on its own,
+# so starting more than one is refused (api/server.py).
+workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
+# Connections one worker holds at once, slow ones included; below the usual limit of 1,024 open
+# files per process, leaving room for database, Redis and log descriptors.
+worker_connections = 900
+# The gevent worker reads each request's line and headers within `keepalive` seconds
+# (gunicorn.workers.ggevent.timeout_ctx); a client that trickles its headers is cut off then, and
+# an idle keep-alive connection is closed after as long.
+keepalive = 5
+# A worker whose event loop is blocked this long (a C call that never yields) is killed and
+# replaced. SQL statements stop after GOSTERGE_STATEMENT_TIMEOUT_MS (5 s) and release loads run
+# in a process of their own, so only a stuck worker reaches it.
+timeout = 30
+# On a restart, requests in flight get this long to finish.
+graceful_timeout = 30
+# The longest request line gunicorn accepts (its maximum): long enough that the API's own check of
+# the query string (4,096 bytes) answers first, with a problem naming `query`.
+limit_request_line = 8190
+# Header count and size (gunicorn's defaults, stated): enough for any client of the API; beyond
+# them the answer is a 431 problem (api/server.py).
+limit_request_fields = 100
+limit_request_field_size = 8190
+# The API writes one JSON access line per request with keys redacted (api/logs.py); gunicorn's
+# own access log would print query strings, keys included, as they came.
+accesslog = None
+errorlog = "-"
+
+
+class Worker(GeventWorker):
+    """gevent's worker, answering gunicorn's own refusals (request line or headers too long,
+    malformed requests) as problem documents like every other error of the API."""
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        from api.server import answer_refusals_as_problems
+
+        answer_refusals_as_problems()
+
+
+worker_class = Worker
+
+
+def post_worker_init(worker) -> None:  # noqa: ANN001
+    """Refuse to serve with more than one worker counting rate limits in its own memory."""
+    from api.server import check_worker_count
+
+    check_worker_count(worker)

@@ -1,0 +1,200 @@
+"""What an attacker and a careless client tried (issue 14, second round): each is a clear problem now."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+
+import pytest
+
+from store.db import session_scope
+from store.keys import find_key
+from tests.helpers import assert_problem, error_parameters
+from tests.test_news_api import news  # noqa: F401  (fixture)
+
+BASE = "/v1/public-procurement"
+PAID = f"{BASE}/competition-indices"
+FREE = f"{BASE}/sectors"
+ARTICLES = "/v1/finance-news/articles"
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def credits_of(app, key: str) -> int:  # noqa: ANN001
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        return find_key(session, key).credits
+
+
+def unsigned_cursor(position, filters_digest: str) -> str:  # noqa: ANN001
+    """A cursor as the first version made them: a SHA-256 checksum anyone can compute."""
+    payload = json.dumps({"p": position, "f": filters_digest}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(hashlib.sha256(payload).digest()[:8] + payload).decode().rstrip("=")
+
+
+def digest_of(cursor: str) -> str:
+    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+    return json.loads(raw[raw.index(b"{"):])["f"]
+
+
+# Item 6: cursors.
+def test_forged_cursor_positions_are_400_on_cursor(loaded_app, auth):
+    client = loaded_app.test_client()
+    real = client.get(f"{PAID}?limit=2", headers=auth).get_json()["next_cursor"]
+    for position in ([1, 10**20], [1, -1], [10**20, 5], [1, "5"]):
+        forged = unsigned_cursor(position, digest_of(real))
+        body = assert_problem(client.get(f"{PAID}?limit=2&cursor={forged}", headers=auth), 400, "invalid_parameters")
+        assert error_parameters(body) == ["cursor"]
+
+
+def test_a_cursor_works_only_on_its_own_endpoint(loaded_app, auth):
+    client = loaded_app.test_client()
+    cursor = client.get(f"{PAID}?limit=2", headers=auth).get_json()["next_cursor"]
+    assert client.get(f"{PAID}?limit=2&cursor={cursor}", headers=auth).status_code == 200
+    body = assert_problem(client.get(f"{BASE}/concentration-indices?limit=2&cursor={cursor}", headers=auth), 400,
+                          "invalid_parameters")
+    assert error_parameters(body) == ["cursor"]
+
+
+def test_news_cursor_with_a_nul_is_400(news, app, auth):  # noqa: F811
+    client = app.test_client()
+    real = client.get(f"{ARTICLES}?limit=2", headers=auth).get_json()["next_cursor"]
+    forged = unsigned_cursor("2026-01-01T00:00:00Z|\u0000fed-00", digest_of(real))
+    assert_problem(client.get(f"{ARTICLES}?limit=2&cursor={forged}", headers=auth), 400, "invalid_parameters")
+
+
+def test_workers_sharing_a_store_agree_on_the_cursor_key(loaded_app, make_app, make_key, auth):
+    cursor = loaded_app.test_client().get(f"{PAID}?limit=2", headers=auth).get_json()["next_cursor"]
+    other = make_app()  # another worker on the same store, no key configured: the stored one is used
+    assert other.test_client().get(f"{PAID}?limit=2&cursor={cursor}", headers=auth).status_code == 200
+    configured = make_app(CURSOR_SECRET="another-secret-of-enough-length")
+    assert_problem(configured.test_client().get(f"{PAID}?limit=2&cursor={cursor}", headers=auth), 400,
+                   "invalid_parameters")
+
+
+# Items 8 and 11: input at the edges.
+@pytest.mark.parametrize("query", ["since=9999-12-31T23:59:59.5Z", "since=0001-01-01T00:00:00%2B14:00",
+                                   "until=9999-12-31", "until=0001-01-01T00:00:00%2B14:00"])
+def test_times_at_the_calendar_edges_are_400(news, app, auth, query):  # noqa: F811
+    body = assert_problem(app.test_client().get(f"{ARTICLES}?{query}", headers=auth), 400, "invalid_parameters")
+    assert error_parameters(body) == [query.split("=")[0]]
+
+
+@pytest.mark.parametrize("period", ["²", "02020", "２０２０", "٢٠٢٠", "0202"])
+def test_periods_outside_the_documented_pattern_are_400_and_free(loaded_app, make_key, period):
+    key = make_key(credits=5)
+    from urllib.parse import quote
+
+    body = assert_problem(loaded_app.test_client().get(f"{PAID}?period={quote(period)}", headers=bearer(key)), 400,
+                          "invalid_parameters")
+    assert error_parameters(body) == ["period"]
+    assert credits_of(loaded_app, key) == 5
+
+
+@pytest.mark.parametrize("body", ["[" * 5000 + "]" * 5000, '{"email": ' + "9" * 5000 + "}"])
+def test_json_bodies_too_deep_or_too_long_a_number_are_400(client, body):
+    assert_problem(client.post("/v1/accounts", data=body, content_type="application/json"), 400,
+                   "invalid_parameters")
+
+
+@pytest.mark.parametrize("path", ["/v1/admin/keys/99999999999999999999999/revoke",
+                                  "/v1/admin/releases/99999999999999999999999/activate"])
+def test_ids_beyond_64_bits_in_admin_paths_are_404(client, make_key, path):
+    assert_problem(client.post(path, headers=bearer(make_key(is_admin=True))), 404, "not_found")
+
+
+# Item 10: HEAD is safe.
+def test_head_on_a_paid_endpoint_costs_nothing(loaded_app, make_key):
+    key = make_key(credits=3)
+    response = loaded_app.test_client().head(PAID, headers=bearer(key))
+    assert response.status_code == 200 and response.get_data() == b""
+    assert credits_of(loaded_app, key) == 3
+
+
+# Item 12: answers that were not problem documents.
+def test_options_is_a_problem_with_allow(client, auth):
+    response = client.options(FREE, headers=auth)
+    assert_problem(response, 405, "method_not_allowed")
+    assert "GET" in response.headers["Allow"]
+
+
+# Item 13: headers.
+def test_keyed_answers_are_private_and_never_sniffed(loaded_app, auth):
+    client = loaded_app.test_client()
+    data = client.get(PAID, headers=auth)
+    assert data.headers["Cache-Control"] == "private"
+    for response in (data, client.get("/v1/openapi.json"), client.get("/v1/nothing"), client.get(FREE)):
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_admin_key_creation_is_never_stored(client, make_key):
+    created = client.post("/v1/admin/keys", headers=bearer(make_key(is_admin=True)),
+                          json={"apis": ["finance-news"], "credits": 1})
+    assert created.status_code == 201 and created.headers["Cache-Control"] == "no-store"
+
+
+# Item 14: keys in the access log.
+@pytest.mark.parametrize("where", ["{path}?api_key={key}", "{path}?key={key}", "/v1/finance-news/articles/{key}",
+                                   "{path}?tag=x{key}"])
+def test_anything_shaped_like_a_key_is_redacted_from_the_access_log(client, make_key, caplog, where):
+    key = make_key()
+    with caplog.at_level(logging.INFO, logger="gosterge.access"):
+        client.get(where.format(path=ARTICLES, key=key))
+    assert caplog.records and key not in caplog.text and key[3:20] not in caplog.text
+
+
+# Item 15: unkeyed requests and the rates an admin may set.
+def test_requests_without_a_known_key_get_the_default_rate_per_address(make_app):
+    client = make_app(DEFAULT_RATE="3/minute").test_client()
+    statuses = [client.get(FREE, headers=bearer("gk_unknown")).status_code for _ in range(3)]
+    statuses += [client.get(FREE).status_code for _ in range(2)]
+    assert statuses == [401, 401, 401, 429, 429]
+
+
+@pytest.mark.parametrize("rate", ["0/minute", "1/99999999999 years", "1/year", "10000000001/second"])
+def test_admin_rates_beyond_sane_bounds_are_400(client, make_key, rate):
+    body = assert_problem(client.post("/v1/admin/keys", headers=bearer(make_key(is_admin=True)),
+                                      json={"apis": ["finance-news"], "credits": 1, "rate": rate}),
+                          400, "invalid_parameters")
+    assert error_parameters(body) == ["rate"]
+
+
+# Item 7: If-None-Match: * and 304s that read the store.
+def test_star_304s_count_against_the_rate_limit(loaded_app, make_key):
+    client = loaded_app.test_client()
+    key = make_key(rate="3/minute")
+    assert client.get(PAID, headers=bearer(key)).status_code == 200
+    assert client.get(PAID, headers={**bearer(key), "If-None-Match": "*"}).status_code == 304
+    assert client.get(PAID, headers={**bearer(key), "If-None-Match": "*"}).status_code == 304
+    assert_problem(client.get(PAID, headers={**bearer(key), "If-None-Match": "*"}), 429, "rate_limited")
+
+
+def test_304s_that_read_the_store_count_against_the_rate_limit(make_app, make_key, demo_release):
+    from loaders.procurement.load import load_release
+
+    app = make_app(ANSWER_CACHE_BYTES=0)
+    load_release(demo_release, app.extensions["gosterge.sessions"])
+    client = app.test_client()
+    key = make_key(rate="2/minute", target_app=app)
+    etag = client.get(PAID, headers=bearer(key)).headers["ETag"]
+    assert client.get(PAID, headers={**bearer(key), "If-None-Match": etag}).status_code == 304
+    assert_problem(client.get(PAID, headers={**bearer(key), "If-None-Match": etag}), 429, "rate_limited")
+
+
+# Item 4: bodies no larger than each route needs.
+def test_large_bodies_are_refused_where_none_is_needed(client):
+    big_form = {"token": "t" * 200_000, "action": "approve"}
+    assert_problem(client.post("/v1/accounts/abc/decision", data=big_form), 413, "payload_too_large")
+    big_json = '{"email": "a@example.com", "apis": ["finance-news"], "pad": "' + "x" * 1_000_000 + '"}'
+    assert_problem(client.post("/v1/accounts", data=big_json, content_type="application/json"), 413,
+                   "payload_too_large")
+
+
+def test_the_decision_page_is_rate_limited_per_address(make_app):
+    client = make_app(DECISION_RATE_PER_ADDRESS="3/hour").test_client()
+    statuses = [client.post("/v1/accounts/abc/decision", data={"token": "x", "action": "approve"}).status_code
+                for _ in range(5)]
+    assert statuses == [404, 404, 404, 429, 429]

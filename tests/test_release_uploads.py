@@ -1,0 +1,164 @@
+"""Release uploads load in a process of their own: the status URL, every way a load can end, the
+files each leaves behind (none), and a national release through the production configuration."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import requests
+
+from loaders.procurement.generate import generate_release
+from store.db import session_scope
+from store.jobs import create_job
+from store.releases import get_active_release
+from tests.helpers import PROBLEM_BASE, Gunicorn, write_release
+from tests.test_admin import finished, upload, upload_and_wait, zipped
+from tests.test_procurement_statistics import TABLES
+
+NATIONAL = os.environ.get("GOSTERGE_TEST_NATIONAL") == "1"
+
+
+@pytest.fixture
+def uploads(tmp_path) -> Path:
+    return tmp_path / "uploads"
+
+
+@pytest.fixture
+def admin_client(make_app, make_key, uploads):
+    app = make_app(UPLOAD_DIR=str(uploads))
+    return app, app.test_client(), {"Authorization": f"Bearer {make_key(is_admin=True, target_app=app)}"}
+
+
+def leftovers(uploads: Path) -> list[str]:
+    return sorted(str(p.relative_to(uploads)) for p in uploads.rglob("*")) if uploads.exists() else []
+
+
+def test_refused_and_loaded_uploads_leave_no_files(admin_client, uploads, tmp_path):
+    app, client, admin = admin_client
+    assert upload_and_wait(client, admin, b"not a zip")["status"] == "refused"
+    assert leftovers(uploads) == []
+    loaded = upload_and_wait(client, admin, zipped(write_release(tmp_path / "good", TABLES)))
+    assert loaded["status"] == "loaded" and loaded["stage"] == "done" and loaded["itemsWritten"] > 0
+    assert leftovers(uploads) == []
+
+
+def job_process(job_id: str) -> int | None:
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and job_id.encode() in (entry / "cmdline").read_bytes():
+                return int(entry.name)
+        except OSError:
+            continue
+    return None
+
+
+def test_killed_load_is_reported_failed_and_its_files_removed(admin_client, uploads, tmp_path):
+    app, client, admin = admin_client
+    release = generate_release("demo", seed=5, out=tmp_path / "demo.zip", published=datetime(2026, 11, 20, tzinfo=UTC))
+    accepted = upload(client, admin, release.read_bytes())
+    job_id = accepted.get_json()["id"]
+    pid = job_process(job_id)
+    assert pid is not None
+    time.sleep(1)
+    os.kill(pid, signal.SIGKILL)
+    while job_process(job_id) == pid:
+        time.sleep(0.1)
+    status = finished(client, admin, accepted, seconds=10)
+    assert status["status"] == "failed" and "Upload the release again" in status["problem"]["detail"]
+    assert status["problem"]["type"] == f"{PROBLEM_BASE}/internal_error"
+    assert leftovers(uploads) == []
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        assert get_active_release(session) is None  # nothing was switched
+
+
+def test_load_elsewhere_whose_heartbeat_stopped_is_failed(admin_client):
+    app, client, admin = admin_client
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        create_job(session, "elsewhere1", uploaded_by="key:1", host="another-host",
+                   now=datetime.now(UTC) - timedelta(minutes=5))
+    status = client.get("/v1/admin/releases/uploads/elsewhere1", headers=admin).get_json()
+    assert status["status"] == "failed"
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        create_job(session, "elsewhere2", uploaded_by="key:1", host="another-host", now=datetime.now(UTC))
+    assert client.get("/v1/admin/releases/uploads/elsewhere2", headers=admin).get_json()["status"] == "running"
+
+
+def test_unknown_upload_is_404(admin_client):
+    app, client, admin = admin_client
+    response = client.get("/v1/admin/releases/uploads/nothing", headers=admin)
+    assert response.status_code == 404
+
+
+def server_env(database_url: str, storage: str, uploads: Path, tmp: Path) -> dict[str, str]:
+    tmp.mkdir(exist_ok=True)
+    return {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_RATELIMIT_STORAGE_URI": storage,
+            "GOSTERGE_PROBLEM_BASE": PROBLEM_BASE, "GOSTERGE_UPLOAD_DIR": str(uploads), "TMPDIR": str(tmp)}
+
+
+@pytest.mark.slow
+def test_interrupted_upload_leaves_no_files(app, make_key, database_url, limiter_storage, uploads, tmp_path):
+    key = make_key(is_admin=True)
+    with Gunicorn(server_env(database_url, limiter_storage, uploads, tmp_path / "tmp")) as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as s:
+            s.sendall(f"POST /v1/admin/releases HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n"
+                      "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 50000000\r\n\r\n"
+                      "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"r.zip\"\r\n\r\n".encode())
+            s.sendall(b"x" * 5_000_000)
+        time.sleep(2)
+        assert requests.get(server.url + "/v1/openapi.json", timeout=5).status_code == 200
+    assert leftovers(uploads) == [] and list((tmp_path / "tmp").iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not NATIONAL, reason="set GOSTERGE_TEST_NATIONAL=1 (.ci/run does): generates and loads "
+                                         "a national release, several minutes")
+def test_national_release_uploads_through_the_production_configuration(app, make_key, database_url,
+                                                                      limiter_storage, uploads, tmp_path):
+    release = generate_release("national", seed=1, out=tmp_path / "national.zip")
+    admin = {"Authorization": f"Bearer {make_key(is_admin=True)}"}
+    reader = {"Authorization": f"Bearer {make_key(credits=10**6, rate='1000000/minute')}"}
+    with Gunicorn(server_env(database_url, limiter_storage, uploads, tmp_path / "tmp")) as server:
+        with open(release, "rb") as handle:
+            accepted = requests.post(server.url + "/v1/admin/releases", headers=admin,
+                                     files={"file": ("national.zip", handle)}, timeout=300)
+        assert accepted.status_code == 202, accepted.text
+        status_url = server.url + accepted.json()["statusUrl"]
+        stages, waits = set(), []
+        deadline = time.monotonic() + 900
+        while time.monotonic() < deadline:
+            status = requests.get(status_url, headers=admin, timeout=10).json()
+            stages.add(status["stage"])
+            if status["status"] != "running":
+                break
+            started = time.monotonic()
+            assert requests.get(server.url + "/v1/public-procurement/sectors", headers=reader,
+                                timeout=10).status_code == 200
+            waits.append(time.monotonic() - started)
+            time.sleep(1)
+    assert status["status"] == "loaded", status
+    assert status["release"]["rows"] > 10_000_000 and status["release"]["active"] is True
+    assert {"validating", "computing"} <= stages, stages
+    assert max(waits) < 1, max(waits)  # the server kept answering while the load ran
+    assert leftovers(uploads) == [] and list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_a_load_that_ends_while_its_status_is_read_is_not_taken_for_dead(admin_client):
+    from api.db import db_session
+    from api.routes.admin import settle_abandoned
+    from store.jobs import finish_job, get_job
+
+    app, client, admin = admin_client
+    sessions = app.extensions["gosterge.sessions"]
+    with session_scope(sessions) as session:
+        create_job(session, "racing", uploaded_by="key:1", host=socket.gethostname(), now=datetime.now(UTC))
+    with app.test_request_context():
+        job = get_job(db_session(), "racing")  # read while running; the load then records its end
+        with session_scope(sessions) as other:
+            finish_job(other, "racing", status="refused", now=datetime.now(UTC), problem="{}")
+        assert settle_abandoned(job).status == "refused"

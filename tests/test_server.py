@@ -1,0 +1,130 @@
+"""The production configuration (gunicorn.conf.py) against careless and hostile clients: slow
+headers, too many workers for in-memory limits, requests gunicorn itself refuses."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import requests
+
+from tests.conftest import ROOT
+from tests.helpers import PROBLEM_BASE, Gunicorn, free_port
+
+pytestmark = pytest.mark.slow
+
+SLOW_CONNECTIONS = 50
+TRICKLE_SECONDS = 20
+FREE = "/v1/public-procurement/sectors"
+
+
+def server_env(database_url: str, storage: str) -> dict[str, str]:
+    return {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_RATELIMIT_STORAGE_URI": storage,
+            "GOSTERGE_PROBLEM_BASE": PROBLEM_BASE}
+
+
+def trickle(port: int, stop: threading.Event) -> None:
+    """Open SLOW_CONNECTIONS connections that each send one header line every two seconds."""
+    sockets = []
+    for _ in range(SLOW_CONNECTIONS):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(f"GET {FREE} HTTP/1.1\r\nHost: x\r\n".encode())
+        sockets.append(s)
+    while not stop.wait(2):
+        for i, s in enumerate(sockets):
+            try:
+                s.sendall(b"X-Slow: 1\r\n")
+            except OSError:  # cut off by the server: come back, as an attacker would
+                sockets[i] = socket.create_connection(("127.0.0.1", port), timeout=5)
+                sockets[i].sendall(f"GET {FREE} HTTP/1.1\r\nHost: x\r\n".encode())
+    for s in sockets:
+        s.close()
+
+
+def test_slow_clients_do_not_stop_the_api(loaded_app, make_key, database_url, limiter_storage):
+    key = make_key(credits=10**6, rate="1000000/minute")
+    headers = {"Authorization": f"Bearer {key}"}
+    with Gunicorn(server_env(database_url, limiter_storage)) as server:
+        workers = server.worker_pids()
+        stop = threading.Event()
+        attacker = threading.Thread(target=trickle, args=(server.port, stop), daemon=True)
+        attacker.start()
+        time.sleep(1)
+        waits, statuses = [], []
+        deadline = time.monotonic() + TRICKLE_SECONDS
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            try:
+                statuses.append(requests.get(server.url + FREE, headers=headers, timeout=5).status_code)
+            except requests.RequestException:
+                statuses.append(None)
+            waits.append(time.monotonic() - started)
+            time.sleep(0.2)
+        stop.set()
+        attacker.join(10)
+        assert server.worker_pids() == workers  # nothing was killed: in-memory counts survive
+    assert statuses and set(statuses) == {200}, statuses
+    assert max(waits) < 1, max(waits)
+
+
+def test_more_than_one_worker_with_memory_limits_is_refused(tmp_path):
+    env = {"GOSTERGE_DATABASE_URL": f"sqlite:///{tmp_path}/x.db", "GOSTERGE_RATELIMIT_STORAGE_URI": "memory://",
+           "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "--workers", "2",
+                           "--bind", f"127.0.0.1:{free_port()}"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode != 0
+    assert "GOSTERGE_RATELIMIT_STORAGE_URI" in done.stderr and "refusing to start" in done.stderr
+
+
+def raw_request(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(data)
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    fields = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in fields.items()}, body
+
+
+@pytest.mark.parametrize(("request_bytes", "status", "slug"), [
+    (b"GET /v1/x?q=" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
+    (b"GET /v1/x HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"p" * 9000 + b"\r\n\r\n", 431, "header_fields_too_large"),
+    (b"GET /v1/x HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-H%d: v\r\n" % i for i in range(150)) + b"\r\n", 431,
+     "header_fields_too_large"),
+    (b"NOT A REQUEST\r\n\r\n", 400, "invalid_parameters"),
+])
+def test_requests_gunicorn_refuses_get_problem_documents(database_url, limiter_storage, request_bytes, status, slug):
+    import json
+
+    with Gunicorn(server_env(database_url, limiter_storage)) as server:
+        got, fields, body = raw_request(server.port, request_bytes)
+        assert requests.get(server.url + "/v1/openapi.json", timeout=5).status_code == 200
+    assert got == status
+    assert fields["content-type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert problem["type"] == f"{PROBLEM_BASE}/{slug}" and problem["status"] == status
+
+
+def test_long_query_reaches_the_api_check_under_gunicorn(database_url, limiter_storage, auth):
+    with Gunicorn(server_env(database_url, limiter_storage)) as server:
+        response = requests.get(f"{server.url}{FREE}?x={'a' * 5000}", timeout=10)
+    assert response.status_code == 400 and response.headers["Content-Type"] == "application/problem+json"
+    assert response.json()["errors"][0]["parameter"] == "query"
+
+
+def test_doubled_slashes_are_a_problem_not_a_redirect(database_url, limiter_storage):
+    import json
+
+    with Gunicorn(server_env(database_url, limiter_storage)) as server:
+        status, fields, body = raw_request(server.port, b"GET //v1//public-procurement/sectors HTTP/1.1\r\nHost: x\r\n"
+                                                 b"Connection: close\r\n\r\n")
+    # Before: a 308 HTML redirect to the merged path. Now no such path: a 404 problem.
+    assert status == 404 and fields["content-type"] == "application/problem+json"
+    assert json.loads(body)["type"] == f"{PROBLEM_BASE}/not_found"
