@@ -68,11 +68,12 @@ def test_ekap_release_has_no_direct_purchases_and_says_so(app, auth, imported):
 
 
 def test_ekap_release_is_accepted_by_the_admin_upload(client, make_key, imported):
+    from tests.test_admin import upload_and_wait
+
     admin = {"Authorization": f"Bearer {make_key(is_admin=True)}"}
-    answer = client.post("/v1/admin/releases", headers=admin, content_type="multipart/form-data",
-                         data={"file": (io.BytesIO(imported.read_bytes()), "ekap.zip")})
-    assert answer.status_code == 201, answer.get_data(as_text=True)
-    assert answer.get_json()["release"] == "2026-W47" and answer.get_json()["synthetic"] is False
+    status = upload_and_wait(client, admin, imported.read_bytes())
+    assert status["status"] == "loaded", status
+    assert status["release"]["release"] == "2026-W47" and status["release"]["synthetic"] is False
 
 
 @pytest.fixture
