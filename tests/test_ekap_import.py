@@ -55,7 +55,7 @@ def shared_ekap() -> Path:
 def test_import_shared_fixtures(shared_ekap, tmp_path):
     result, t, report = run([shared_ekap], tmp_path)
     tenders = by_id(t["tenders.csv"], "tender_id")
-    assert set(tenders) == {"2025/2174700", "2026/729693", "2026/1300262", "2026/1343415", "2026/1373608"}
+    assert set(tenders) == {"2025/2174700", "2025/2198370", "2026/729693", "2026/1300262", "2026/1343415", "2026/1373608"}
     # The multi-lot tender: one lot per notice, in order; no per-lot estimate invented.
     kismi = tenders["2026/729693"]
     assert (kismi["lots"], kismi["estimated_cost"], kismi["procedure"]) == ("3", "", "negotiated-21b")
@@ -75,14 +75,22 @@ def test_import_shared_fixtures(shared_ekap, tmp_path):
     assert contractors["MEHMET ÇAKIR HAFRİYAT NAKLİYE İNŞAAT VE TİCARET LİMİTED ŞİRKETİ"] == "31"
     assert contractors["TARSUS ÖĞRETMENEVİ MÜDÜRLÜĞÜ"] == ""  # an empty address gives no province
     kept_out = {e["ikn"] for e in entries(report, "tender-kept-out")}
-    assert kept_out == {"2026/1351626", "2026/1359939", "2026/1309463", "2025/2198370", "2025/2337797", "2025/2388267",
+    assert kept_out == {"2026/1351626", "2026/1359939", "2026/1309463", "2025/2337797", "2025/2388267",
                         "2025/2467498", "2025/2346700", "2025/2384731", "2025/2427741", "2025/2212206"}
     assert {e["ikn"] for e in entries(report, "procedure-unknown")} == {
         "2025/2467498", "2025/2346700", "2025/2384731", "2025/2427741", "2025/2212206"}
     refused = {Path(e["file"]).name for e in entries(report, "no-accepted-shape")}
     assert refused == {"README.md", "sample-awards.jsonl"}
     assert t["manifest"]["synthetic"] is False and "EKAP" in t["manifest"]["datasets"][0]["citation"]
-    assert t["direct_purchases.csv"] == [] and report["summary"]["tenders"] == 5
+    # DSİ's regional directorate names its seat in its heading; a joint venture is one contractor,
+    # named as published, with valid bids as printed (20 bids, 12 valid) and no address row.
+    dsi = tenders["2025/2198370"]
+    assert by_id(t["authorities.csv"], "authority_id")[dsi["authority_id"]]["province"] == "34"
+    (award,) = [a for a in t["awards.csv"] if a["tender_id"] == "2025/2198370"]
+    assert (award["bids"], award["contract_value"]) == ("12", "19709997.40")
+    venture = by_id(t["contractors.csv"], "contractor_id")[award["contractor_id"]]
+    assert venture["name"].endswith("LİMİTED ŞİRKETİ İş Ortaklığı") and venture["province"] == ""
+    assert t["direct_purchases.csv"] == [] and report["summary"]["tenders"] == 6
 
 
 def test_import_own_records_every_decided_case(tmp_path):

@@ -131,7 +131,10 @@ def test_province_from_name_any_case(text, plate):
 @pytest.mark.parametrize(("name", "plate"), [
     ("MERSİN İL MİLLİ EĞİTİM MÜDÜRLÜĞÜ TARSUS İLÇE MİLLİ EĞİTİM MÜDÜRLÜĞÜ", 33),
     ("ORMAN GENEL MÜDÜRLÜĞÜ HATAY ORMAN BÖLGE MÜDÜRLÜĞÜ", 31), ("KONYA BÜYÜKŞEHİR BELEDİYESİ", 42),
-    ("ANKARA VALİLİĞİ", 6), ("AKSARAY AZMİ MİLLİ TÜRK ANONİM ŞİRKETİ MÜDÜRLÜĞÜ", None), ("ESENLER BELEDİYESİ", None),
+    ("ANKARA VALİLİĞİ", 6),
+    # A regional directorate's heading names its seat after the region's number (DSİ, as EKAP prints it).
+    ("BÖLGE MÜDÜRLÜĞÜ-14.BÖLGE İSTANBUL DİĞER ÖZEL BÜTÇELİ KURULUŞLAR DEVLET SU İŞLERİ GENEL MÜDÜRLÜĞÜ", 34),
+    ("AKSARAY AZMİ MİLLİ TÜRK ANONİM ŞİRKETİ MÜDÜRLÜĞÜ", None), ("ESENLER BELEDİYESİ", None),
     ("8'İNCİ KOLORDU KOMUTANLIĞI 10'UNCU KOMANDO TUGAY KOMUTANLIĞI", None),
     ("ANKARA İL SAĞLIK MÜDÜRLÜĞÜ KONYA İL ÖZEL İDARESİ", None)])  # two provinces named: none is chosen
 def test_province_from_unit_name_reads_only_provincial_units(name, plate):

@@ -69,8 +69,18 @@ def _unit_pattern() -> re.Pattern[str]:
                       "|".join(map(re.escape, _UNIT_WORDS)) + r")(?:\s|$)")
 
 
+@cache
+def _region_pattern() -> re.Pattern[str]:
+    # A numbered regional directorate prints its seat after the number: `14.BÖLGE İSTANBUL`.
+    names = sorted(_names(), key=len, reverse=True)
+    return re.compile(r"\d+\s*\.?\s*bolge\s+(" + "|".join(map(re.escape, names)) + r")(?:\s|$)")
+
+
 @lru_cache(maxsize=65_536)
 def province_from_unit_name(name: str) -> int | None:
-    """The province a provincial unit names; None when none or more than one is named."""
-    found = {_names()[m.group(1)] for m in _unit_pattern().finditer(fold(name or ""))}
+    """The province a provincial unit or a numbered regional directorate names; None when none or
+    more than one is named."""
+    folded = fold(name or "")
+    found = {_names()[m.group(1)] for pattern in (_unit_pattern(), _region_pattern())
+             for m in pattern.finditer(folded)}
     return found.pop() if len(found) == 1 else None
