@@ -41,7 +41,9 @@ same filters). Cursors are signed and bound to the endpoint that issued them: an
 cursor, another endpoint's, one sent with other filters, or one from a release no longer served is 400
 on `cursor`. Unknown and repeated query parameters are 400.
 
-**Procurement conventions**: statistics follow procurement-statistics.md. Values are not rounded.
+**Procurement conventions**: statistics follow procurement-statistics.md. Amounts are nominal TRY
+rounded to the kuruş (at most 2 decimals; `amount = localAmount + otherAmount` exactly); shares,
+averages and HHI are unrounded doubles.
 Index endpoints carry every subject of the dimension for every year from 2019 to the latest year of
 the release and `all`, with counts of 0 and null statistics where the set is empty. Procedure ids:
 `open`, `restricted`, `negotiated-21a` … `negotiated-21f`, `design-contest`, `framework`, and for awards

@@ -173,3 +173,10 @@ SCHEMAS["Problem"] = {
         "retry_after": {"type": "integer", "minimum": 1},
     },
 }
+
+# Runtime additions (issue 12): the province's name in the rankings, the caller's account, health.
+for _ranking, _null in (("TopAuthority", False), ("TopContractor", True)):
+    SCHEMAS[_ranking]["properties"]["provinceName"] = {
+        "type": ["string", "null"] if _null else "string",
+        "description": "Official Turkish name of `province` (no unit)" + ("; null when it is null." if _null else ".")}
+    SCHEMAS[_ranking]["required"].append("provinceName")
