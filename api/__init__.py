@@ -69,7 +69,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     app.teardown_appcontext(close_session)
 
-    from api.routes import accounts, admin, meta, news, procurement, reference
+    from api.routes import account, accounts, admin, meta, news, procurement, reference
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(procurement.area.blueprint)
@@ -77,5 +77,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(news.area.blueprint)
     app.register_blueprint(admin.area.blueprint)
     app.register_blueprint(accounts.bp)
+    app.register_blueprint(account.area.blueprint)
     register_error_handlers(app)
     return app

@@ -22,6 +22,8 @@ from store.db import end_read_before_write
 from store.errors import InsufficientCreditsError
 from store.keys import Caller, debit_credits
 
+CREDITS_HEADER = "X-Credits-Remaining"
+
 
 @dataclass(frozen=True)
 class Reply:
@@ -151,24 +153,28 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
             answers().put(cache_key, answer)
     else:
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
+    # A paid answer says the credits left after it, so a client sees the end coming before a 402.
+    credits = {CREDITS_HEADER: str(g.api_key.credits)} if cost else {}
     if matches(answer.etag):
         # A 304 is free of the rate limit only when the worker answered it from memory for a real
         # ETag; `*` matches anything, so it would otherwise give unlimited, uncounted queries.
         g.counted_304 = request.if_none_match.star_tag or not remembered
-        return not_modified(answer.etag)
+        response = not_modified(answer.etag)
+        response.headers.update(credits)
+        return response
     if cost and request.method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
         # The debit runs on the request's own session: a second connection per request exhausts
         # the pool under load.
         session = db_session()
         end_read_before_write(session)
         try:
-            debit_credits(session, g.api_key.id, cost)
+            credits[CREDITS_HEADER] = str(debit_credits(session, g.api_key.id, cost))
             session.commit()
         except InsufficientCreditsError:
             session.rollback()
             # Another request spent the last credits between the check above and this debit.
             raise _payment_required(cost) from None
-    response = Response(answer.body, mimetype=media_type)
+    response = Response(answer.body, mimetype=media_type, headers=credits)
     response.set_etag(answer.etag)
     return response
 

@@ -74,6 +74,11 @@ def _operation(spec: EndpointSpec) -> dict[str, Any]:
         responses["304"] = {"description": "Not modified: the `If-None-Match` ETag still matches.", "headers": etag}
     if spec.links:
         responses[success]["links"] = spec.links
+    if spec.cost:
+        credits = {"X-Credits-Remaining": {"description": "Credits the key holds after this answer, in credits.",
+                                           "schema": {"type": "integer", "minimum": 0}}}
+        responses[success]["headers"].update(credits)
+        responses["304"]["headers"] = {**etag, **credits}
     statuses = [400, 401, 403, 429, 502, 504, *spec.extra_statuses]
     if spec.cost:
         statuses.append(402)
@@ -83,6 +88,10 @@ def _operation(spec: EndpointSpec) -> dict[str, Any]:
         responses[str(status)] = problem_response(status)
         if status == 429:
             responses["429"]["headers"] = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
+        if status == 401:
+            responses["401"]["headers"] = {"WWW-Authenticate": {
+                "description": "`Bearer realm=\"gosterge\"`, with `error=\"invalid_token\"` when the key sent is "
+                               "unknown, expired or revoked (RFC 6750).", "schema": {"type": "string"}}}
     parameters = [_parameter(p, "path", True) for p in spec.path_params]
     parameters += [_parameter(p) for p in spec.params]
     if spec.method == "GET":
