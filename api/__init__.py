@@ -69,9 +69,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     app.teardown_appcontext(close_session)
 
-    from api.routes import account, accounts, admin, meta, news, procurement, reference
+    from api.routes import account, accounts, admin, health, meta, news, procurement, reference
 
     app.register_blueprint(meta.bp)
+    app.register_blueprint(health.bp)
     app.register_blueprint(procurement.area.blueprint)
     app.register_blueprint(reference.area.blueprint)
     app.register_blueprint(news.area.blueprint)

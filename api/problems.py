@@ -91,10 +91,14 @@ class UpstreamTimeout(Problem):
     status, slug, title = 504, "upstream_timeout", "Data source timed out"
 
 
+class NotReady(Problem):
+    status, slug, title = 503, "not_ready", "Not ready"
+
+
 ALL_PROBLEMS: list[type[Problem]] = [
     InvalidParameters, Unauthorized, PaymentRequired, Forbidden, NotFound, MethodNotAllowed, Gone,
     PayloadTooLarge, UnsupportedMediaType, RateLimited, InternalError, UpstreamError, UpstreamAuth,
-    UpstreamTimeout,
+    UpstreamTimeout, NotReady,
 ]
 
 
