@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.answers import AnswerCache
 from api.bodies import MAX_BODY_BYTES
@@ -46,6 +47,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
     app.url_map.merge_slashes = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    proxies = app.config["TRUSTED_PROXIES"]
+    if proxies:
+        # X-Forwarded-For/-Proto/-Host/-Port/-Prefix from that many proxies become the request's
+        # address, scheme, host and prefix (rate limits per address, absolute URLs); without a
+        # count the headers are ignored, since any client can send them.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
+                                x_port=proxies, x_prefix=proxies)
     configure_logging(app.config["LOG_LEVEL"])
 
     ensure_sqlite_dir(app.config["DATABASE_URL"])

@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import current_app
-
 from api.catalogue import EXTRA_PATHS, REGISTRY, EndpointSpec, problem_response
 from api.schemas import SCHEMAS
+from api.urls import public_base
 
 API_VERSION = "1.0.0"
 
@@ -123,7 +122,7 @@ def build_openapi() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "Gösterge API", "version": API_VERSION, "description": DESCRIPTION},
-        "servers": [{"url": current_app.config["PUBLIC_BASE_URL"]}],
+        "servers": [{"url": public_base()}],
         "security": [{"bearerAuth": []}, {"apiKeyQuery": []}],
         "paths": paths,
         "components": {
