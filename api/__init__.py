@@ -12,6 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.answers import AnswerCache
 from api.bodies import MAX_BODY_BYTES
+from api.compression import init_compression
 from api.config import ensure_sqlite_dir, load_config
 from api.db import close_session
 from api.errors import register_error_handlers
@@ -75,6 +76,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(add_security_headers)
     app.after_request(add_limit_headers)
     limiter.init_app(app)
+    # Last, so that its after_request runs first and the headers above see the final answer.
+    init_compression(app)
     app.teardown_appcontext(close_session)
 
     from api.routes import account, accounts, admin, health, meta, news, procurement, reference

@@ -19,6 +19,14 @@ RATE_HEADERS = {
     "RateLimit": ("string", "IETF draft RateLimit field, e.g. `\"default\";r=59;t=42`."),
 }
 
+PAGE_HEADERS = {
+    "Link": {"description": "`<full URL of the next page>; rel=\"next\"` (RFC 8288); absent on the last page. "
+             "A key sent as `apikey` is left out of it.", "schema": {"type": "string"}},
+    "X-Next-Cursor": {"description": "The page's `next_cursor`; absent on the last page.", "schema": {"type": "string"}},
+    "X-Total-Count": {"description": "The page's `total`: items matching the filters, on every page.",
+                      "schema": {"type": "integer", "minimum": 0}},
+}
+
 DESCRIPTION = """Türkiye's public procurement statistics and official finance news.
 
 **Authentication**: `Authorization: Bearer <key>` or the `apikey` query parameter. Sending both with
@@ -39,6 +47,11 @@ release is served.
 same filters). Cursors are signed and bound to the endpoint that issued them: an edited or forged
 cursor, another endpoint's, one sent with other filters, or one from a release no longer served is 400
 on `cursor`. Unknown and repeated query parameters are 400.
+
+**Transport**: answers are gzip-compressed for clients that send `Accept-Encoding: gzip` (a
+compressed answer has its own strong ETag, `"…:gzip"`, and `If-None-Match` works with either); paged
+endpoints send `Link: <next URL>; rel="next"`, `X-Next-Cursor` and `X-Total-Count`, and answer CSV for
+`Accept: text/csv` or `format=csv` with the same paging headers.
 
 **Procurement conventions**: statistics follow procurement-statistics.md. Amounts are nominal TRY
 rounded to the kuruş (at most 2 decimals; `amount = localAmount + otherAmount` exactly); shares,
@@ -73,6 +86,11 @@ def _operation(spec: EndpointSpec) -> dict[str, Any]:
         responses["304"] = {"description": "Not modified: the `If-None-Match` ETag still matches.", "headers": etag}
     if spec.links:
         responses[success]["links"] = spec.links
+    if any(p.name == "format" for p in spec.params):
+        responses[success]["content"]["text/csv"] = {"schema": {
+            "type": "string", "description": "The page's items as RFC 4180 CSV under a header row of the item "
+            "fields; null as an empty cell, arrays and objects as their JSON text (decisions.md)."}}
+        responses[success]["headers"].update(PAGE_HEADERS)
     if spec.cost:
         credits = {"X-Credits-Remaining": {"description": "Credits the key holds after this answer, in credits.",
                                            "schema": {"type": "integer", "minimum": 0}}}
