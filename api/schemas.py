@@ -188,8 +188,7 @@ SCHEMAS["Account"] = obj({
              "description": "The APIs the key may call."},
     "credits": {"type": "integer", "minimum": 0, "description": "Credits left, in credits (a paid call costs "
                 "the `x-credits` of its operation)."},
-    "rate": {"type": "string", "pattern": "^[0-9]+ */ *[0-9]* *[a-z]+$",
-             "description": "The key's rate limit, requests per window, e.g. `60/minute`."},
+    "rate": {"type": "string", "description": "The key's rate limit, requests per window, e.g. `60/minute`."},
     "expiresAt": {"type": ["string", "null"], "format": "date-time",
                   "description": "When the key stops working, UTC; null when it does not expire."},
 })
