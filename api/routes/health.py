@@ -7,6 +7,7 @@ from flask import Blueprint, Response
 from api.catalogue import describe_paths, problem_response
 from api.db import db_session
 from api.endpoint import json_body
+from api.limits import limiter
 from api.problems import NotReady
 from store.errors import StoreError
 from store.releases import get_served_release_name
@@ -19,7 +20,9 @@ def _answer(body: dict[str, str]) -> Response:
     return Response(json_body(body), mimetype="application/json", headers={"Cache-Control": "no-store"})
 
 
+# Exempt by name as well: a default limit added to the limiter one day must not reach the probes.
 @bp.get("/health")
+@limiter.exempt
 def health() -> Response:
     """Liveness: the process answers; the store is not asked, so a database outage does not make a
     load balancer restart healthy workers."""
@@ -27,6 +30,7 @@ def health() -> Response:
 
 
 @bp.get("/ready")
+@limiter.exempt
 def ready() -> Response:
     """Readiness: the store answers and a release is served; 503 otherwise."""
     try:
