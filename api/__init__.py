@@ -38,6 +38,27 @@ def configure_logging(level: str) -> None:
             logger.addHandler(handler)
 
 
+def configure_addresses(app: Flask) -> None:
+    """Which proxies and hosts to believe (api/urls.py builds absolute URLs from the request).
+
+    X-Forwarded-For/-Proto/-Host/-Port/-Prefix from GOSTERGE_TRUSTED_PROXIES proxies become the
+    request's address, scheme, host and prefix (rate limits per address, absolute URLs); without a
+    count they are ignored, since any client can send them. Flask's TRUSTED_HOSTS comes from the
+    comma-separated setting. Without a public base URL the approval mail's links are built from the
+    request's Host: a forged Host would send the mailbox owner to a host of the requester's choosing,
+    so sending real mail that way is warned about."""
+    proxies = app.config["TRUSTED_PROXIES"]
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
+                                x_port=proxies, x_prefix=proxies)
+    hosts = [h.strip() for h in str(app.config["TRUSTED_HOSTS"] or "").split(",") if h.strip()]
+    app.config["TRUSTED_HOSTS"] = hosts or None
+    if app.config["SMTP_URL"] and not app.config["PUBLIC_BASE_URL"] and not hosts:
+        logging.getLogger("gosterge").warning(
+            "approval mails will carry links built from each request's Host header; set "
+            "GOSTERGE_PUBLIC_BASE_URL or GOSTERGE_TRUSTED_HOSTS so that a forged Host cannot redirect them")
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(load_config(config))
@@ -48,14 +69,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
     app.url_map.merge_slashes = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    proxies = app.config["TRUSTED_PROXIES"]
-    if proxies:
-        # X-Forwarded-For/-Proto/-Host/-Port/-Prefix from that many proxies become the request's
-        # address, scheme, host and prefix (rate limits per address, absolute URLs); without a
-        # count the headers are ignored, since any client can send them.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
-                                x_port=proxies, x_prefix=proxies)
     configure_logging(app.config["LOG_LEVEL"])
+    configure_addresses(app)
 
     ensure_sqlite_dir(app.config["DATABASE_URL"])
     engine = create_store_engine(

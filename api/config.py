@@ -24,6 +24,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "PUBLIC_BASE_URL": ("", str),
     # How many proxies in front may set X-Forwarded-*; 0 ignores those headers (a client could forge them).
     "TRUSTED_PROXIES": (0, int),
+    # Comma-separated host names the service answers to (Flask's TRUSTED_HOSTS); empty: any.
+    "TRUSTED_HOSTS": ("", str),
     "MAX_QUERY_STRING_BYTES": (4096, int),
     "MAX_UPLOAD_BYTES": (200 * 1024 * 1024, int),
     "UPLOAD_DIR": (str(VAR_DIR / "uploads"), str),

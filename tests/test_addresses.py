@@ -38,3 +38,23 @@ def test_trusted_proxies_must_be_a_count(value):
 
     with pytest.raises(ValueError, match="GOSTERGE_TRUSTED_PROXIES"):
         load_config(environ={"GOSTERGE_TRUSTED_PROXIES": value})
+
+
+def test_only_trusted_hosts_are_answered_when_configured(make_app):
+    from tests.helpers import assert_problem, error_parameters
+
+    app = make_app(PUBLIC_BASE_URL="", TRUSTED_HOSTS="api.example.org, localhost")
+    client = app.test_client()
+    assert client.get("/v1/openapi.json", base_url="http://api.example.org:8443").status_code == 200
+    # A forged Host would otherwise write the sign-up's approval links to a host of the sender's choosing.
+    body = assert_problem(client.post("/v1/accounts", json={"email": "owner@example.com", "apis": ["finance-news"]},
+                                      base_url="http://evil.test"), 400, "invalid_parameters")
+    assert error_parameters(body) == ["Host"]
+
+
+def test_mail_without_a_base_url_or_trusted_hosts_is_warned_about(make_app, caplog):
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="gosterge"):
+        make_app(PUBLIC_BASE_URL="", SMTP_URL="smtp://127.0.0.1:2525")
+    assert any("GOSTERGE_TRUSTED_HOSTS" in r.getMessage() for r in caplog.records)
