@@ -80,6 +80,7 @@ class Area:
         paged = any(p.name == "cursor" for p in params)
         if paged:
             params = (*params, FORMAT)
+        columns = csv_columns(response_schema) if paged else None
 
         def decorator(handler: Callable[..., Reply]) -> Callable[..., Response]:
             doc = (handler.__doc__ or "").strip()
@@ -114,7 +115,6 @@ class Area:
             @keyed_limit
             def limited(**path_values: Any) -> Response:
                 if method == "GET":
-                    columns = csv_columns(response_schema) if paged else None
                     return _answer(read, path_values, cost, self._cache_key(handler.__name__), media_type, columns)
                 values = parse_args(request.args.to_dict(flat=False), params, checks=checks)
                 # End the read transaction of the checks first: on SQLite a read snapshot cannot be
@@ -164,12 +164,7 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
     # A paid answer says the credits left after it, so a client sees the end coming before a 402.
     headers = {CREDITS_HEADER: str(g.api_key.credits)} if cost else {}
-    body, etag = answer.body, answer.etag
-    if columns is not None:
-        headers["Vary"] = "Accept"  # JSON or CSV by the Accept header
-        if wants_csv():
-            # Another representation, so another strong validator.
-            body, media_type, etag = render_csv(answer.body, columns), CSV_MEDIA_TYPE, f"{answer.etag}-csv"
+    body, media_type, etag = _representation(answer, media_type, columns, headers)
     sent_etag = selected_etag(etag, len(body.encode("utf-8")), media_type)
     if matches(sent_etag):
         # A 304 is free of the rate limit only when the worker answered it from memory for a real
@@ -195,6 +190,18 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     response = Response(body, mimetype=media_type, headers=headers)
     response.set_etag(etag)  # flask-compress adds `:gzip` when it compresses (api/compression.py)
     return response
+
+
+def _representation(answer: Answer, media_type: str, columns: list[str] | None,
+                    headers: dict[str, str]) -> tuple[str, str, str]:
+    """Body, media type and ETag of the representation asked for: a paged answer is JSON or CSV by
+    `format` or `Accept`; CSV is another representation, so it has another strong validator."""
+    if columns is None:
+        return answer.body, media_type, answer.etag
+    headers["Vary"] = "Accept"
+    if wants_csv():
+        return render_csv(answer.body, columns), CSV_MEDIA_TYPE, f"{answer.etag}-csv"
+    return answer.body, media_type, answer.etag
 
 
 def _payment_required(cost: int) -> PaymentRequired:
