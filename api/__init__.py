@@ -8,9 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.answers import AnswerCache
 from api.bodies import MAX_BODY_BYTES
+from api.compression import init_compression
 from api.config import ensure_sqlite_dir, load_config
 from api.db import close_session
 from api.errors import register_error_handlers
@@ -36,6 +38,27 @@ def configure_logging(level: str) -> None:
             logger.addHandler(handler)
 
 
+def configure_addresses(app: Flask) -> None:
+    """Which proxies and hosts to believe (api/urls.py builds absolute URLs from the request).
+
+    X-Forwarded-For/-Proto/-Host/-Port/-Prefix from GOSTERGE_TRUSTED_PROXIES proxies become the
+    request's address, scheme, host and prefix (rate limits per address, absolute URLs); without a
+    count they are ignored, since any client can send them. Flask's TRUSTED_HOSTS comes from the
+    comma-separated setting. Without a public base URL the approval mail's links are built from the
+    request's Host: a forged Host would send the mailbox owner to a host of the requester's choosing,
+    so sending real mail that way is warned about."""
+    proxies = app.config["TRUSTED_PROXIES"]
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
+                                x_port=proxies, x_prefix=proxies)
+    hosts = [h.strip() for h in str(app.config["TRUSTED_HOSTS"] or "").split(",") if h.strip()]
+    app.config["TRUSTED_HOSTS"] = hosts or None
+    if app.config["SMTP_URL"] and not app.config["PUBLIC_BASE_URL"] and not hosts:
+        logging.getLogger("gosterge").warning(
+            "approval mails will carry links built from each request's Host header; set "
+            "GOSTERGE_PUBLIC_BASE_URL or GOSTERGE_TRUSTED_HOSTS so that a forged Host cannot redirect them")
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(load_config(config))
@@ -47,6 +70,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.url_map.merge_slashes = False
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     configure_logging(app.config["LOG_LEVEL"])
+    configure_addresses(app)
 
     ensure_sqlite_dir(app.config["DATABASE_URL"])
     engine = create_store_engine(
@@ -67,15 +91,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(add_security_headers)
     app.after_request(add_limit_headers)
     limiter.init_app(app)
+    # Last, so that its after_request runs first and the headers above see the final answer.
+    init_compression(app)
     app.teardown_appcontext(close_session)
 
-    from api.routes import accounts, admin, meta, news, procurement, reference
+    from api.routes import account, accounts, admin, health, meta, news, procurement, reference
 
     app.register_blueprint(meta.bp)
+    app.register_blueprint(health.bp)
     app.register_blueprint(procurement.area.blueprint)
     app.register_blueprint(reference.area.blueprint)
     app.register_blueprint(news.area.blueprint)
     app.register_blueprint(admin.area.blueprint)
     app.register_blueprint(accounts.bp)
+    app.register_blueprint(account.area.blueprint)
     register_error_handlers(app)
     return app

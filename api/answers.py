@@ -15,6 +15,7 @@ from flask import current_app, request
 class Answer:
     body: str
     etag: str
+    page: tuple[int, str | None] | None = None  # a paged answer's total and next cursor
 
 
 class AnswerCache:

@@ -20,7 +20,12 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "STATEMENT_TIMEOUT_MS": (5000, int),
     "DB_POOL_SIZE": (5, int),
     "ANSWER_CACHE_BYTES": (64 * 1024 * 1024, int),
-    "PUBLIC_BASE_URL": ("http://127.0.0.1:8000", str),
+    # Empty: absolute URLs are built from each request's scheme and host (api/urls.py).
+    "PUBLIC_BASE_URL": ("", str),
+    # How many proxies in front may set X-Forwarded-*; 0 ignores those headers (a client could forge them).
+    "TRUSTED_PROXIES": (0, int),
+    # Comma-separated host names the service answers to (Flask's TRUSTED_HOSTS); empty: any.
+    "TRUSTED_HOSTS": ("", str),
     "MAX_QUERY_STRING_BYTES": (4096, int),
     "MAX_UPLOAD_BYTES": (200 * 1024 * 1024, int),
     "UPLOAD_DIR": (str(VAR_DIR / "uploads"), str),
@@ -38,8 +43,13 @@ SETTINGS: dict[str, tuple[Any, type]] = {
 }
 
 
-def _parse(value: str, kind: type) -> Any:
-    return int(value) if kind is int else value
+def _parse(name: str, value: str, kind: type) -> Any:
+    if kind is not int:
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"GOSTERGE_{name} must be a whole number, not {value!r}") from None
 
 
 def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -48,8 +58,10 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     config: dict[str, Any] = {}
     for name, (default, kind) in SETTINGS.items():
         raw = env.get(f"GOSTERGE_{name}")
-        config[name] = _parse(raw, kind) if raw not in (None, "") else default
+        config[name] = _parse(name, raw, kind) if raw not in (None, "") else default
     config.update(overrides or {})
+    if config["TRUSTED_PROXIES"] < 0:
+        raise ValueError(f"GOSTERGE_TRUSTED_PROXIES must be 0 or more, not {config['TRUSTED_PROXIES']}")
     return config
 
 

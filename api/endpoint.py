@@ -13,14 +13,19 @@ from flask import Blueprint, Response, current_app, g, request
 from api.answers import Answer, answers, request_target
 from api.auth import authenticate, require_api
 from api.catalogue import REGISTRY, EndpointSpec
+from api.compression import selected_etag
 from api.conditional import compute_etag, matches, not_modified
+from api.csvpages import CSV_MEDIA_TYPE, FORMAT, csv_columns, render_csv, wants_csv
 from api.db import db_session
 from api.limits import count_unkeyed_request, keyed_limit
+from api.pagelinks import page_headers, page_meta
 from api.params import Check, Param, parse_args
 from api.problems import PaymentRequired, Unauthorized
 from store.db import end_read_before_write
 from store.errors import InsufficientCreditsError
 from store.keys import Caller, debit_credits
+
+CREDITS_HEADER = "X-Credits-Remaining"
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,11 @@ class Area:
         """Register a keyed operation: the order of checks of decisions.md, then the handler."""
         params = tuple(params)
         checks = tuple(checks)
+        # A paged collection (it takes a cursor) also answers as CSV; its item columns come from its schema.
+        paged = any(p.name == "cursor" for p in params)
+        if paged:
+            params = (*params, FORMAT)
+        columns = csv_columns(response_schema) if paged else None
 
         def decorator(handler: Callable[..., Reply]) -> Callable[..., Response]:
             doc = (handler.__doc__ or "").strip()
@@ -99,12 +109,13 @@ class Area:
                 values = parse_args(request.args.to_dict(flat=False), params, checks=checks)
                 _check_credits(cost)
                 reply = handler(values, **path_values)
-                return Answer(reply.body, compute_etag(reply.body, reply.version))
+                return Answer(reply.body, compute_etag(reply.body, reply.version),
+                              page_meta(reply.body) if paged else None)
 
             @keyed_limit
             def limited(**path_values: Any) -> Response:
                 if method == "GET":
-                    return _answer(read, path_values, cost, self._cache_key(handler.__name__), media_type)
+                    return _answer(read, path_values, cost, self._cache_key(handler.__name__), media_type, columns)
                 values = parse_args(request.args.to_dict(flat=False), params, checks=checks)
                 # End the read transaction of the checks first: on SQLite a read snapshot cannot be
                 # upgraded to a write once another writer (a release load, say) has committed.
@@ -141,7 +152,7 @@ def _check_credits(cost: int) -> None:
 
 
 def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
-            cache_key: tuple[str, str, str] | None, media_type: str) -> Response:
+            cache_key: tuple[str, str, str] | None, media_type: str, columns: list[str] | None) -> Response:
     # `cache_key` is None when there is no cache or the area has no data version.
     answer = answers().get(cache_key) if cache_key is not None else None
     remembered = answer is not None
@@ -151,26 +162,46 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
             answers().put(cache_key, answer)
     else:
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
-    if matches(answer.etag):
+    # A paid answer says the credits left after it, so a client sees the end coming before a 402.
+    headers = {CREDITS_HEADER: str(g.api_key.credits)} if cost else {}
+    body, media_type, etag = _representation(answer, media_type, columns, headers)
+    sent_etag = selected_etag(etag, len(body.encode("utf-8")), media_type)
+    if matches(sent_etag):
         # A 304 is free of the rate limit only when the worker answered it from memory for a real
         # ETag; `*` matches anything, so it would otherwise give unlimited, uncounted queries.
         g.counted_304 = request.if_none_match.star_tag or not remembered
-        return not_modified(answer.etag)
+        response = not_modified(sent_etag)
+        response.headers.update(headers)
+        return response
     if cost and request.method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
         # The debit runs on the request's own session: a second connection per request exhausts
         # the pool under load.
         session = db_session()
         end_read_before_write(session)
         try:
-            debit_credits(session, g.api_key.id, cost)
+            headers[CREDITS_HEADER] = str(debit_credits(session, g.api_key.id, cost))
             session.commit()
         except InsufficientCreditsError:
             session.rollback()
             # Another request spent the last credits between the check above and this debit.
             raise _payment_required(cost) from None
-    response = Response(answer.body, mimetype=media_type)
-    response.set_etag(answer.etag)
+    if answer.page is not None:
+        headers.update(page_headers(*answer.page))
+    response = Response(body, mimetype=media_type, headers=headers)
+    response.set_etag(etag)  # flask-compress adds `:gzip` when it compresses (api/compression.py)
     return response
+
+
+def _representation(answer: Answer, media_type: str, columns: list[str] | None,
+                    headers: dict[str, str]) -> tuple[str, str, str]:
+    """Body, media type and ETag of the representation asked for: a paged answer is JSON or CSV by
+    `format` or `Accept`; CSV is another representation, so it has another strong validator."""
+    if columns is None:
+        return answer.body, media_type, answer.etag
+    headers["Vary"] = "Accept"
+    if wants_csv():
+        return render_csv(answer.body, columns), CSV_MEDIA_TYPE, f"{answer.etag}-csv"
+    return answer.body, media_type, answer.etag
 
 
 def _payment_required(cost: int) -> PaymentRequired:

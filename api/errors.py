@@ -8,11 +8,12 @@ from flask import Flask, Response, g
 from flask_limiter import RateLimitExceeded
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from api.limits import rate_limited_problem
 from api.problems import (
     InternalError,
+    InvalidParameters,
     MethodNotAllowed,
     NotFound,
     PayloadTooLarge,
@@ -61,6 +62,9 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:
+        if isinstance(exc, SecurityError):  # a Host outside GOSTERGE_TRUSTED_HOSTS
+            return render_problem(InvalidParameters([{"parameter": "Host", "message": "is not a host this "
+                                                      "service answers to"}]))
         if exc.code == 404:
             problem: Problem = NotFound("No such endpoint; the API is described at /v1/openapi.json.")
         elif exc.code == 405:

@@ -58,6 +58,16 @@ def _window(current: RequestLimit) -> tuple[int, int] | None:
         return None
 
 
+def seconds_to_reset(reset_at: int, window: int) -> int:
+    """Whole seconds until the window resets, the one figure behind both `Retry-After` and the
+    `RateLimit` field's `t`. flask-limiter rounds the reset up to the next whole second, so it is
+    capped by the window; it is computed once per request, so the two headers never straddle a
+    second and disagree."""
+    if "seconds_to_reset" not in g:
+        g.seconds_to_reset = min(window, max(0, math.ceil(reset_at - time.time())))
+    return g.seconds_to_reset
+
+
 def add_limit_headers(response: Response) -> Response:
     """X-RateLimit-* and the IETF draft's RateLimit-Policy / RateLimit on every keyed answer."""
     current = limiter.current_limit
@@ -69,7 +79,7 @@ def add_limit_headers(response: Response) -> Response:
     remaining, reset_at = state
     amount = current.limit.amount
     window = current.limit.get_expiry()
-    seconds_left = min(window, max(0, reset_at - int(time.time())))
+    seconds_left = seconds_to_reset(reset_at, window)
     response.headers["X-RateLimit-Limit"] = str(amount)
     response.headers["X-RateLimit-Remaining"] = str(remaining)
     response.headers["X-RateLimit-Reset"] = str(reset_at)
@@ -102,8 +112,10 @@ def count_unkeyed_request() -> None:
 def rate_limited_problem(_exc: RateLimitExceeded) -> RateLimited:
     current = limiter.current_limit
     state = _window(current) if current is not None else None
-    reset_at = state[1] if state is not None else time.time() + 1
-    retry_after = max(1, math.ceil(reset_at - time.time()))
+    if state is not None:
+        retry_after = max(1, seconds_to_reset(state[1], current.limit.get_expiry()))
+    else:
+        retry_after = 1
     return RateLimited(
         f"Rate limit exceeded; retry in {retry_after} s.",
         headers={"Retry-After": str(retry_after)},

@@ -15,6 +15,9 @@ from api.problems import InvalidParameters
 
 access_log = logging.getLogger("gosterge.access")
 REDACTED_PARAMS = frozenset({"apikey", "token"})
+# A load balancer asks these every few seconds: at INFO they would drown the access log. A failing
+# answer is still logged at INFO.
+QUIET_PATHS = frozenset({"/v1/health", "/v1/ready"})
 # Anything shaped like a key (store/keys.py: gk_ and URL-safe base64), wherever a client put it: under
 # another parameter name, in the path, inside another value.
 KEY_SHAPE = re.compile(r"gk_[A-Za-z0-9_-]{8,}")
@@ -54,5 +57,6 @@ def log_request(response: Response) -> Response:
         "key_id": key.id if key is not None else None,
         "remote": request.remote_addr,
     }
-    access_log.info(json.dumps(record, ensure_ascii=False))
+    quiet = request.path in QUIET_PATHS and response.status_code < 400
+    access_log.log(logging.DEBUG if quiet else logging.INFO, json.dumps(record, ensure_ascii=False))
     return response

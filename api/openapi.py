@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import current_app
-
 from api.catalogue import EXTRA_PATHS, REGISTRY, EndpointSpec, problem_response
 from api.schemas import SCHEMAS
+from api.urls import public_base
 
 API_VERSION = "1.0.0"
 
@@ -18,6 +17,14 @@ RATE_HEADERS = {
     "X-RateLimit-Reset": ("integer", "When the window resets, in epoch seconds."),
     "RateLimit-Policy": ("string", "IETF draft RateLimit-Policy field, e.g. `\"default\";q=60;w=60`."),
     "RateLimit": ("string", "IETF draft RateLimit field, e.g. `\"default\";r=59;t=42`."),
+}
+
+PAGE_HEADERS = {
+    "Link": {"description": "`<full URL of the next page>; rel=\"next\"` (RFC 8288); absent on the last page. "
+             "A key sent as `apikey` is left out of it.", "schema": {"type": "string"}},
+    "X-Next-Cursor": {"description": "The page's `next_cursor`; absent on the last page.", "schema": {"type": "string"}},
+    "X-Total-Count": {"description": "The page's `total`: items matching the filters, on every page.",
+                      "schema": {"type": "integer", "minimum": 0}},
 }
 
 DESCRIPTION = """Türkiye's public procurement statistics and official finance news.
@@ -41,7 +48,14 @@ same filters). Cursors are signed and bound to the endpoint that issued them: an
 cursor, another endpoint's, one sent with other filters, or one from a release no longer served is 400
 on `cursor`. Unknown and repeated query parameters are 400.
 
-**Procurement conventions**: statistics follow procurement-statistics.md. Values are not rounded.
+**Transport**: answers are gzip-compressed for clients that send `Accept-Encoding: gzip` (a
+compressed answer has its own strong ETag, `"…:gzip"`, and `If-None-Match` works with either); paged
+endpoints send `Link: <next URL>; rel="next"`, `X-Next-Cursor` and `X-Total-Count`, and answer CSV for
+`Accept: text/csv` or `format=csv` with the same paging headers.
+
+**Procurement conventions**: statistics follow procurement-statistics.md. Amounts are nominal TRY
+rounded to the kuruş (at most 2 decimals; `amount = localAmount + otherAmount` exactly); shares,
+averages and HHI are unrounded doubles.
 Index endpoints carry every subject of the dimension for every year from 2019 to the latest year of
 the release and `all`, with counts of 0 and null statistics where the set is empty. Procedure ids:
 `open`, `restricted`, `negotiated-21a` … `negotiated-21f`, `design-contest`, `framework`, and for awards
@@ -72,6 +86,16 @@ def _operation(spec: EndpointSpec) -> dict[str, Any]:
         responses["304"] = {"description": "Not modified: the `If-None-Match` ETag still matches.", "headers": etag}
     if spec.links:
         responses[success]["links"] = spec.links
+    if any(p.name == "format" for p in spec.params):
+        responses[success]["content"]["text/csv"] = {"schema": {
+            "type": "string", "description": "The page's items as RFC 4180 CSV under a header row of the item "
+            "fields; null as an empty cell, arrays and objects as their JSON text (decisions.md)."}}
+        responses[success]["headers"].update(PAGE_HEADERS)
+    if spec.cost:
+        credits = {"X-Credits-Remaining": {"description": "Credits the key holds after this answer, in credits.",
+                                           "schema": {"type": "integer", "minimum": 0}}}
+        responses[success]["headers"].update(credits)
+        responses["304"]["headers"] = {**etag, **credits}
     statuses = [400, 401, 403, 429, 502, 504, *spec.extra_statuses]
     if spec.cost:
         statuses.append(402)
@@ -81,6 +105,10 @@ def _operation(spec: EndpointSpec) -> dict[str, Any]:
         responses[str(status)] = problem_response(status)
         if status == 429:
             responses["429"]["headers"] = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
+        if status == 401:
+            responses["401"]["headers"] = {"WWW-Authenticate": {
+                "description": "`Bearer realm=\"gosterge\"`, with `error=\"invalid_token\"` when the key sent is "
+                               "unknown, expired or revoked (RFC 6750).", "schema": {"type": "string"}}}
     parameters = [_parameter(p, "path", True) for p in spec.path_params]
     parameters += [_parameter(p) for p in spec.params]
     if spec.method == "GET":
@@ -112,7 +140,7 @@ def build_openapi() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "Gösterge API", "version": API_VERSION, "description": DESCRIPTION},
-        "servers": [{"url": current_app.config["PUBLIC_BASE_URL"]}],
+        "servers": [{"url": public_base()}],
         "security": [{"bearerAuth": []}, {"apiKeyQuery": []}],
         "paths": paths,
         "components": {

@@ -36,6 +36,12 @@ class InvalidParameters(Problem):
 class Unauthorized(Problem):
     status, slug, title = 401, "unauthorized", "Unauthorized"
 
+    def __init__(self, detail: str | None = None, *, invalid_token: bool = False):
+        # RFC 9110 11.6.1: a 401 names the scheme to use; RFC 6750 3.1 adds `invalid_token` when a
+        # key was presented but is unknown, expired or revoked.
+        challenge = 'Bearer realm="gosterge"' + (', error="invalid_token"' if invalid_token else "")
+        super().__init__(detail, headers={"WWW-Authenticate": challenge})
+
 
 class PaymentRequired(Problem):
     status, slug, title = 402, "payment_required", "Payment required"
@@ -85,10 +91,14 @@ class UpstreamTimeout(Problem):
     status, slug, title = 504, "upstream_timeout", "Data source timed out"
 
 
+class NotReady(Problem):
+    status, slug, title = 503, "not_ready", "Not ready"
+
+
 ALL_PROBLEMS: list[type[Problem]] = [
     InvalidParameters, Unauthorized, PaymentRequired, Forbidden, NotFound, MethodNotAllowed, Gone,
     PayloadTooLarge, UnsupportedMediaType, RateLimited, InternalError, UpstreamError, UpstreamAuth,
-    UpstreamTimeout,
+    UpstreamTimeout, NotReady,
 ]
 
 

@@ -173,3 +173,22 @@ SCHEMAS["Problem"] = {
         "retry_after": {"type": "integer", "minimum": 1},
     },
 }
+
+# Runtime additions (issue 12): the province's name in the rankings, the caller's account, health.
+for _ranking, _null in (("TopAuthority", False), ("TopContractor", True)):
+    SCHEMAS[_ranking]["properties"]["provinceName"] = {
+        "type": ["string", "null"] if _null else "string",
+        "description": "Official Turkish name of `province` (no unit)" + ("; null when it is null." if _null else ".")}
+    SCHEMAS[_ranking]["required"].append("provinceName")
+SCHEMAS["Account"] = obj({
+    "keyId": {"type": "integer", "minimum": 1, "description": "The key's id (no unit); quote it to an administrator."},
+    "prefix": {"type": "string", "description": "The first 10 characters of the key, to tell keys apart (the key "
+               "itself is never stored)."},
+    "apis": {"type": "array", "items": {"type": "string", "enum": ["finance-news", "public-procurement"]},
+             "description": "The APIs the key may call."},
+    "credits": {"type": "integer", "minimum": 0, "description": "Credits left, in credits (a paid call costs "
+                "the `x-credits` of its operation)."},
+    "rate": {"type": "string", "description": "The key's rate limit, requests per window, e.g. `60/minute`."},
+    "expiresAt": {"type": ["string", "null"], "format": "date-time",
+                  "description": "When the key stops working, UTC; null when it does not expire."},
+})

@@ -147,15 +147,18 @@ _DEBIT = (
     update(ApiKey)
     .where(ApiKey.id == bindparam("key_id"), ApiKey.credits >= bindparam("cost"))
     .values(credits=ApiKey.credits - bindparam("cost"))
+    .returning(ApiKey.credits)
     .execution_options(synchronize_session=False)
 )
 
 
-def debit_credits(session: Session, key_id: int, cost: int) -> None:
-    """Take `cost` credits in one conditional UPDATE, so that concurrent calls never overspend."""
-    result = session.connection().execute(_DEBIT, {"key_id": key_id, "cost": cost})
-    if result.rowcount != 1:
+def debit_credits(session: Session, key_id: int, cost: int) -> int:
+    """Take `cost` credits in one conditional UPDATE, so that concurrent calls never overspend; returns
+    the credits left after this debit (RETURNING: no other request's debit can come between)."""
+    left = session.connection().execute(_DEBIT, {"key_id": key_id, "cost": cost}).scalar()
+    if left is None:
         raise InsufficientCreditsError(f"key {key_id} holds fewer than {cost} credits")
+    return int(left)
 
 
 def record_audit(session: Session, *, actor: str, action: str, target: str, detail: str, now: datetime) -> None:

@@ -8,9 +8,11 @@ from itertools import islice
 from typing import Any
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
-from store.errors import NotFoundError
+from store.errors import NotFoundError, StoreUnavailableError, classify_database_error
 from store.models import Release, ReleaseDataset, StatItem
 from store.pages import fetch_page
 
@@ -60,6 +62,16 @@ def activate_release(session: Session, release_id: int) -> Release:
 
 def get_active_release(session: Session) -> Release | None:
     return session.scalars(select(Release).where(Release.is_active.is_(True))).first()
+
+
+def get_served_release_name(session: Session) -> str | None:
+    """The name of the release served, or None; a store that does not answer raises a StoreError."""
+    try:
+        return session.scalar(select(Release.name).where(Release.is_active.is_(True)).limit(1))
+    except DBAPIError as error:
+        raise classify_database_error(error) from error
+    except PoolTimeoutError as error:
+        raise StoreUnavailableError("no database connection free in time") from error
 
 
 def list_releases(session: Session) -> list[Release]:

@@ -290,3 +290,36 @@ def test_decision_page_headers_and_a_reopened_link(signup):
     assert page.headers["Referrer-Policy"] == "no-referrer" and page.headers["Cache-Control"] == "no-store"
     assert confirm(client, approve).status_code == 200
     assert client.get(approve).status_code == 409
+
+
+def test_signup_end_to_end_on_any_port_without_a_base_url(make_app, smtp):
+    """The documented flow over real HTTP, on a port the OS picks (never 8000), with no
+    GOSTERGE_PUBLIC_BASE_URL: every address the service writes points back at this server."""
+    import requests
+
+    from tests.helpers import LiveServer
+
+    url, mailbox = smtp
+    app = make_app(SMTP_URL=url, PUBLIC_BASE_URL="")
+    with LiveServer(app) as server:
+        assert not server.url.endswith(":8000")
+        created = requests.post(f"{server.url}/v1/accounts", json={"email": "owner@example.com",
+                                                                   "apis": ["public-procurement"]}, timeout=10)
+        assert created.status_code == 202
+        poll_url = created.json()["poll_url"]
+        assert poll_url.startswith(f"{server.url}/v1/accounts/")
+        assert requests.get(poll_url, timeout=10).status_code == 202
+        body = mailbox.messages[-1].get_payload(decode=True).decode()
+        approve = next(u for u in re.findall(r"https?://\S+", body) if "action=approve" in u)
+        assert approve.startswith(f"{server.url}/v1/accounts/")
+        page = requests.get(approve, timeout=10)
+        assert page.status_code == 200
+        token = re.search(r'name="token" value="([^"]+)"', page.text).group(1)
+        decided = requests.post(approve.split("?")[0], data={"token": token, "action": "approve"}, timeout=10)
+        assert decided.status_code == 200 and "Approved" in decided.text
+        key = requests.get(poll_url, timeout=10).json()["key"]
+        sectors = requests.get(f"{server.url}/v1/public-procurement/sectors",
+                               headers={"Authorization": f"Bearer {key}"}, timeout=10)
+        assert sectors.status_code == 200
+        servers = requests.get(f"{server.url}/v1/openapi.json", timeout=10).json()["servers"]
+        assert servers == [{"url": server.url}]

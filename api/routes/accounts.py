@@ -19,6 +19,7 @@ from api.endpoint import json_body
 from api.limits import limiter
 from api.mail import MailError, approval_message, send
 from api.problems import Gone, NotFound, RateLimited, UpstreamError
+from api.urls import public_url
 from store.accounts import (
     DecisionError,
     GoneError,
@@ -68,7 +69,7 @@ def _json(data: dict[str, Any], status: int) -> Response:
 
 
 def _link(path: str) -> str:
-    return current_app.config["PUBLIC_BASE_URL"].rstrip("/") + path
+    return public_url(path)
 
 
 @bp.post("")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import duckdb
@@ -27,11 +28,19 @@ DIMENSION_COLUMN = {
 }
 RANKING_SIZE = 10
 ALL = "all"
+# Amounts in TRY are summed exactly (the release's values have at most 6 decimals) and served rounded
+# to the kuruş, half away from zero; `_money` gives the SQL of that rounding, as text so that no
+# double comes between DuckDB's decimal and the JSON body (decisions.md, "Precision").
+EXACT = "DECIMAL(38,6)"
+
+
+def _money(expression: str) -> str:
+    return f"CAST(CAST({expression} AS DECIMAL(38,2)) AS VARCHAR)"
 
 
 def build_typed_tables(con: duckdb.DuckDBPyConnection) -> int:
     """Typed, joined tables over the raw text tables; returns the latest year in the release."""
-    con.execute("""
+    con.execute(f"""
         CREATE TABLE au AS SELECT authority_id, name, authority_type, CAST(province AS INTEGER) AS province
         FROM raw_authorities;
         CREATE TABLE co AS SELECT contractor_id, name, CAST(province AS INTEGER) AS province FROM raw_contractors;
@@ -40,13 +49,14 @@ def build_typed_tables(con: duckdb.DuckDBPyConnection) -> int:
             CAST(t.lots AS INTEGER) AS lots, au.province, au.authority_type
         FROM raw_tenders t JOIN au USING (authority_id);
         CREATE TABLE aw AS SELECT w.tender_id, CAST(w.lot AS INTEGER) AS lot, CAST(w.bids AS INTEGER) AS bids,
-            w.contractor_id, CAST(w.contract_value AS DOUBLE) AS value, te.yr, te.province, te.authority_type,
+            w.contractor_id, CAST(w.contract_value AS DOUBLE) AS value,
+            CAST(w.contract_value AS {EXACT}) AS value_x, te.yr, te.province, te.authority_type,
             te.sector, te.procedure, te.lots, te.authority_id, co.province AS cprov
         FROM raw_awards w JOIN te USING (tender_id) JOIN co USING (contractor_id)
         WHERE w.contractor_id IS NOT NULL;
         CREATE TABLE dp AS SELECT d.purchase_id, d.authority_id, year(CAST(d.purchase_date AS DATE)) AS yr,
             CAST(d.sector AS INTEGER) AS sector, d.supplier_id, CAST(d.amount AS DOUBLE) AS amount,
-            au.province, au.authority_type
+            CAST(d.amount AS {EXACT}) AS amount_x, au.province, au.authority_type
         FROM raw_direct_purchases d JOIN au USING (authority_id);
     """)
     latest = con.execute("SELECT max(y) FROM (SELECT max(yr) AS y FROM te UNION ALL SELECT max(yr) FROM dp)").fetchone()[0]
@@ -111,10 +121,11 @@ def compute_concentration(con: duckdb.DuckDBPyConnection, dimension: str) -> pd.
 
 def compute_direct(con: duckdb.DuckDBPyConnection, dimension: str) -> pd.DataFrame:
     # quantile_cont interpolates linearly between order statistics, as NumPy's default method does.
-    return _grouped(con, dimension, """
-        SELECT {subj} AS subj, yr, count(*) AS purchases,
-            quantile_cont(amount, 0.5) AS median, avg(amount) AS mean, sum(amount) AS total,
-            quantile_cont(amount, 0.95) AS p95, quantile_cont(amount, 0.99) AS p99, max(amount) AS max,
+    return _grouped(con, dimension, f"""
+        SELECT {{subj}} AS subj, yr, count(*) AS purchases,
+            {_money("quantile_cont(amount, 0.5)")} AS median, {_money("avg(amount_x)")} AS mean,
+            {_money("sum(amount_x)")} AS total, {_money("quantile_cont(amount, 0.95)")} AS p95,
+            {_money("quantile_cont(amount, 0.99)")} AS p99, {_money("max(amount_x)")} AS max,
             CASE WHEN sum(amount) > 0 THEN max(amount) / sum(amount) END AS "largestShare"
         FROM dp GROUP BY GROUPING SETS ((subj, yr), (subj))
     """)
@@ -142,6 +153,7 @@ INDEX_FIELDS = {
     "direct": ["purchases", "median", "mean", "total", "p95", "p99", "max", "largestShare"],
     "localization": ["contracts", "localShareCount", "localShareValue"],
 }
+MONEY_FIELDS = {"median", "mean", "total", "p95", "p99", "max"}
 
 
 def subjects(dimension: str) -> list[tuple[str | None, Any, str, str]]:
@@ -193,6 +205,8 @@ def index_items(con: duckdb.DuckDBPyConnection, kind: str, latest_year: int) -> 
                         value = 0
                     elif name in zero_counts or name in ("tenders", "contracts", "firms", "purchases"):
                         value = int(value)
+                    elif name in MONEY_FIELDS and value is not None:
+                        value = Decimal(value)
                     body[name] = value
                 seq += 1
                 yield {"kind": kind, "key1": dimension, "key2": key or "", "key3": period, "seq": seq, "seq_alt": seq,
@@ -200,18 +214,23 @@ def index_items(con: duckdb.DuckDBPyConnection, kind: str, latest_year: int) -> 
 
 
 def province_sector_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
-    frame = con.execute("""
+    # The parts are rounded and the amount is their sum, so that `amount = localAmount + otherAmount`
+    # holds exactly as served (it may differ from the rounded exact total by one kuruş).
+    frame = con.execute(f"""
         WITH t AS (SELECT province, sector, count(*) AS tenders FROM te GROUP BY province, sector),
         a AS (
             SELECT province, sector,
-                coalesce(sum(value) FILTER (WHERE cprov = province), 0) AS local,
-                coalesce(sum(value) FILTER (WHERE cprov IS NULL OR cprov <> province), 0) AS other
+                CAST(coalesce(sum(value_x) FILTER (WHERE cprov = province), 0) AS DECIMAL(38,2)) AS local,
+                CAST(coalesce(sum(value_x) FILTER (WHERE cprov IS NULL OR cprov <> province), 0) AS DECIMAL(38,2))
+                    AS other
             FROM aw GROUP BY province, sector
         )
-        SELECT t.province, t.sector, t.tenders, a.local + a.other AS amount, a.local, a.other
+        SELECT t.province, t.sector, t.tenders, {_money("a.local + a.other")} AS amount,
+            {_money("a.local")} AS local, {_money("a.other")} AS other
         FROM t LEFT JOIN a USING (province, sector)
     """).df()
-    records = [{k: _clean(v) for k, v in r.items()} for r in frame.to_dict("records")]
+    records = [{k: _decimal(_clean(v)) if k in ("amount", "local", "other") else _clean(v) for k, v in r.items()}
+               for r in frame.to_dict("records")]
     by_tenders = sorted(records, key=lambda r: (-r["tenders"], r["province"], r["sector"]))
     alt = {(r["province"], r["sector"]): i for i, r in enumerate(by_tenders, 1)}
     # Cells whose tenders have no awarded lot have a null amount; they sort after every amount.
@@ -228,39 +247,42 @@ def province_sector_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, 
 
 def supply_flow_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
     frame = con.execute("""
-        SELECT province AS buyer, cprov AS supplier, count(*) AS contracts, sum(value) AS amount
-        FROM aw WHERE cprov IS NOT NULL GROUP BY province, cprov
-        ORDER BY amount DESC, buyer, supplier
+        SELECT buyer, supplier, contracts, CAST(rounded AS VARCHAR) AS amount FROM (
+            SELECT province AS buyer, cprov AS supplier, count(*) AS contracts,
+                CAST(sum(value_x) AS DECIMAL(38,2)) AS rounded
+            FROM aw WHERE cprov IS NOT NULL GROUP BY province, cprov
+        ) ORDER BY rounded DESC, buyer, supplier
     """).df()
     for seq, r in enumerate(frame.to_dict("records"), 1):
         buyer, supplier = provinces()[int(r["buyer"])], provinces()[int(r["supplier"])]
         body = {
             "buyerProvince": buyer.plate, "buyerProvinceName": buyer.name,
             "supplierProvince": supplier.plate, "supplierProvinceName": supplier.name,
-            "contracts": int(r["contracts"]), "amount": _clean(r["amount"]),
+            "contracts": int(r["contracts"]), "amount": Decimal(r["amount"]),
         }
         yield {"kind": "supply-flows", "key1": str(buyer.plate), "key2": str(supplier.plate), "key3": "", "seq": seq,
                "seq_alt": seq, "body": body}
 
 
-# (kind, scope, method) -> SQL giving scope_id, entity id and amount/count per entity.
+# (kind, scope, method) -> SQL giving scope_id, entity id and amount/count per entity; the amount is
+# rounded to the kuruş before ranking, so that ties of the served amounts break by id.
 RANKINGS: dict[tuple[str, str, str], str] = {
     ("top-authorities", "province", "tender"):
-        "SELECT province AS scope_id, authority_id AS id, sum(value) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
+        "SELECT province AS scope_id, authority_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
     ("top-authorities", "province", "direct"):
-        "SELECT province AS scope_id, authority_id AS id, sum(amount) AS amount, count(*) AS n FROM dp GROUP BY 1, 2",
+        "SELECT province AS scope_id, authority_id AS id, CAST(sum(amount_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM dp GROUP BY 1, 2",
     ("top-authorities", "sector", "tender"):
-        "SELECT sector AS scope_id, authority_id AS id, sum(value) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
+        "SELECT sector AS scope_id, authority_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
     ("top-contractors", "province", "tender"):
-        "SELECT province AS scope_id, contractor_id AS id, sum(value) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
+        "SELECT province AS scope_id, contractor_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
     ("top-contractors", "sector", "tender"):
-        "SELECT sector AS scope_id, contractor_id AS id, sum(value) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
+        "SELECT sector AS scope_id, contractor_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
     ("top-contractors", "province", "direct"):
-        "SELECT province AS scope_id, supplier_id AS id, sum(amount) AS amount, count(*) AS n FROM dp GROUP BY 1, 2",
+        "SELECT province AS scope_id, supplier_id AS id, CAST(sum(amount_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM dp GROUP BY 1, 2",
     ("top-contractors", "province", "headquartered"): """
-        SELECT co.province AS scope_id, won.id, sum(won.amount) AS amount, count(*) AS n
-        FROM (SELECT contractor_id AS id, value AS amount FROM aw
-              UNION ALL SELECT supplier_id, amount FROM dp) won
+        SELECT co.province AS scope_id, won.id, CAST(sum(won.amount) AS DECIMAL(38,2)) AS amount, count(*) AS n
+        FROM (SELECT contractor_id AS id, value_x AS amount FROM aw
+              UNION ALL SELECT supplier_id, amount_x FROM dp) won
         JOIN co ON co.contractor_id = won.id WHERE co.province IS NOT NULL GROUP BY 1, 2""",
 }
 
@@ -274,7 +296,8 @@ def ranking_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
             WITH r AS ({sql}), ranked AS (
                 SELECT *, row_number() OVER (PARTITION BY scope_id ORDER BY amount DESC, id) AS rank FROM r
             )
-            SELECT ranked.scope_id, ranked.rank, ranked.id, e.name, e.province{extra}, ranked.amount, ranked.n
+            SELECT ranked.scope_id, ranked.rank, ranked.id, e.name, e.province{extra},
+                CAST(ranked.amount AS VARCHAR) AS amount, ranked.n
             FROM ranked JOIN {entity} e ON e.{id_column} = ranked.id
             WHERE ranked.rank <= {RANKING_SIZE} ORDER BY ranked.scope_id, ranked.rank
         """).df()
@@ -284,9 +307,10 @@ def ranking_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
                 body.update(authorityId=r["id"], name=r["name"], authorityType=r["authority_type"])
             else:
                 body.update(contractorId=r["id"], name=r["name"])
-            body.update(province=_clean(r["province"]), amount=_clean(r["amount"]), count=int(r["n"]))
-            if body["province"] is not None:
-                body["province"] = int(body["province"])
+            plate = _clean(r["province"])
+            body.update(province=None if plate is None else int(plate),
+                        provinceName=None if plate is None else provinces()[int(plate)].name,
+                        amount=Decimal(r["amount"]), count=int(r["n"]))
             yield {"kind": kind, "key1": scope, "key2": str(int(r["scope_id"])), "key3": method, "seq": int(r["rank"]),
                    "seq_alt": int(r["rank"]), "body": body}
 
@@ -297,5 +321,17 @@ def served_items(con: duckdb.DuckDBPyConnection, latest_year: int) -> Iterator[d
     sources += [province_sector_items(con), supply_flow_items(con), ranking_items(con)]
     for source in sources:
         for item in source:
-            item["body"] = json.dumps(item["body"], ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            item["body"] = body_json(item["body"])
             yield item
+
+
+def _decimal(value: Any) -> Decimal | None:
+    return None if value is None else Decimal(value)
+
+
+def body_json(body: dict[str, Any]) -> str:
+    """The item's JSON; a Decimal (an amount) is written as its digits, never through a double."""
+    return "{" + ",".join(
+        json.dumps(name, ensure_ascii=False) + ":" + (format(value, "f") if isinstance(value, Decimal) else
+                                                      json.dumps(value, ensure_ascii=False, allow_nan=False))
+        for name, value in body.items()) + "}"

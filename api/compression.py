@@ -1,0 +1,39 @@
+"""gzip for clients that ask (flask-compress), and the ETag each representation carries.
+
+flask-compress compresses an answer after the view and gives a compressed answer its own strong ETag
+(`"<etag>:gzip"`, RFC 9110 8.8.3: two representations, two validators). The view answers
+`If-None-Match` itself, before any credit is debited, so it must know which of the two ETags the
+answer would carry: `selected_etag` asks flask-compress's own choice of encoding, so the two agree."""
+
+from __future__ import annotations
+
+from flask import Flask, request
+from flask_compress import Compress
+from flask_compress.flask_compress import _choose_algorithm
+
+ENCODINGS = ("gzip",)  # what the issue asks for; every HTTP client speaks it
+COMPRESSED_TYPES = ["application/json", "application/geo+json", "application/problem+json", "text/csv",
+                    "text/html"]
+MIN_COMPRESSED_BYTES = 500  # below this gzip's header costs more than it saves
+
+compress = Compress()
+
+
+def init_compression(app: Flask) -> None:
+    app.config.update(
+        COMPRESS_ALGORITHM=list(ENCODINGS), COMPRESS_MIMETYPES=COMPRESSED_TYPES,
+        COMPRESS_MIN_SIZE=MIN_COMPRESSED_BYTES, COMPRESS_STREAMS=False,
+        # The view has answered If-None-Match already, before the debit; a 304 made afterwards
+        # would cost the client a credit.
+        COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False,
+    )
+    compress.init_app(app)
+
+
+def selected_etag(etag: str, size: int, mimetype: str) -> str:
+    """The ETag of the representation this request gets: compressed or not, as flask-compress will
+    decide for a 200 of `size` bytes of `mimetype`."""
+    if mimetype not in COMPRESSED_TYPES or size < MIN_COMPRESSED_BYTES:
+        return etag
+    encoding = _choose_algorithm(ENCODINGS, request.headers.get("Accept-Encoding", ""))
+    return f"{etag}:{encoding}" if encoding else etag

@@ -1,0 +1,20 @@
+"""Absolute URLs the service writes (the sign-up's poll and e-mail links, the OpenAPI `servers`, the
+`Link` header): from GOSTERGE_PUBLIC_BASE_URL when set, otherwise from the request itself, so that a
+server on any port or host hands out addresses that reach it."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+
+
+def public_base() -> str:
+    """The base every absolute URL starts with, without a trailing slash. Behind proxies the request's
+    scheme, host and prefix are the forwarded ones only when GOSTERGE_TRUSTED_PROXIES says how many
+    proxies to believe (werkzeug's ProxyFix, set up in create_app)."""
+    configured = current_app.config["PUBLIC_BASE_URL"]
+    return (configured or request.url_root).rstrip("/")
+
+
+def public_url(path: str) -> str:
+    """`path` (starting with /) as an absolute URL."""
+    return public_base() + path

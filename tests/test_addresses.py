@@ -1,0 +1,60 @@
+"""Absolute URLs follow the request; X-Forwarded-* counts only behind trusted proxies; a configured
+GOSTERGE_PUBLIC_BASE_URL wins."""
+
+from __future__ import annotations
+
+import pytest
+
+FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "api.example.org", "X-Forwarded-For": "203.0.113.9"}
+
+
+def servers(app, headers=None, base_url="http://localhost:9000"):  # noqa: ANN001
+    return app.test_client().get("/v1/openapi.json", headers=headers or {}, base_url=base_url).get_json()["servers"]
+
+
+def test_without_a_base_url_the_request_host_is_used(make_app):
+    app = make_app(PUBLIC_BASE_URL="")
+    assert servers(app) == [{"url": "http://localhost:9000"}]
+
+
+def test_forwarded_headers_are_ignored_unless_proxies_are_trusted(make_app):
+    app = make_app(PUBLIC_BASE_URL="")
+    assert servers(app, FORWARDED) == [{"url": "http://localhost:9000"}]
+
+
+def test_forwarded_headers_of_a_trusted_proxy_are_honoured(make_app):
+    app = make_app(PUBLIC_BASE_URL="", TRUSTED_PROXIES=1)
+    assert servers(app, FORWARDED) == [{"url": "https://api.example.org"}]
+
+
+def test_a_configured_base_url_wins(make_app):
+    app = make_app(PUBLIC_BASE_URL="https://gosterge.example/", TRUSTED_PROXIES=1)
+    assert servers(app, FORWARDED) == [{"url": "https://gosterge.example"}]
+
+
+@pytest.mark.parametrize("value", ["-1", "x"])
+def test_trusted_proxies_must_be_a_count(value):
+    from api.config import load_config
+
+    with pytest.raises(ValueError, match="GOSTERGE_TRUSTED_PROXIES"):
+        load_config(environ={"GOSTERGE_TRUSTED_PROXIES": value})
+
+
+def test_only_trusted_hosts_are_answered_when_configured(make_app):
+    from tests.helpers import assert_problem, error_parameters
+
+    app = make_app(PUBLIC_BASE_URL="", TRUSTED_HOSTS="api.example.org, localhost")
+    client = app.test_client()
+    assert client.get("/v1/openapi.json", base_url="http://api.example.org:8443").status_code == 200
+    # A forged Host would otherwise write the sign-up's approval links to a host of the sender's choosing.
+    body = assert_problem(client.post("/v1/accounts", json={"email": "owner@example.com", "apis": ["finance-news"]},
+                                      base_url="http://evil.test"), 400, "invalid_parameters")
+    assert error_parameters(body) == ["Host"]
+
+
+def test_mail_without_a_base_url_or_trusted_hosts_is_warned_about(make_app, caplog):
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="gosterge"):
+        make_app(PUBLIC_BASE_URL="", SMTP_URL="smtp://127.0.0.1:2525")
+    assert any("GOSTERGE_TRUSTED_HOSTS" in r.getMessage() for r in caplog.records)

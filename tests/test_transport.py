@@ -1,0 +1,128 @@
+"""Paging and transport conveniences: the Link header, gzip with ETags that stay correct, and CSV pages."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import re
+
+import pytest
+
+from tests.helpers import assert_problem, error_parameters
+
+PAGE = "/v1/public-procurement/competition-indices?dimension=province&limit=5"
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+def next_link(response) -> str | None:  # noqa: ANN001
+    match = re.fullmatch(r'<([^>]+)>; rel="next"', response.headers.get("Link", ""))
+    return match.group(1) if match else None
+
+
+def test_link_header_gives_the_full_next_url(loaded_app, auth):
+    client = loaded_app.test_client()
+    first = client.get(PAGE, headers=auth, base_url="http://api.test:9000")
+    cursor = first.get_json()["next_cursor"]
+    link = next_link(first)
+    assert link == f"http://api.test:9000{PAGE}&cursor={cursor}"
+    assert first.headers["X-Next-Cursor"] == cursor
+    assert first.headers["X-Total-Count"] == str(first.get_json()["total"])
+    second = client.get(link, headers=auth)
+    assert second.get_json()["items"][0]["subject"] == 1 and second.get_json()["items"][0]["period"] != "2019"
+    last = client.get("/v1/public-procurement/competition-indices?limit=200", headers=auth)
+    assert last.get_json()["next_cursor"] is None and "Link" not in last.headers
+
+
+def test_link_header_leaves_the_key_out_and_uses_a_configured_base(make_app, make_key, demo_release):
+    from loaders.procurement.load import load_release
+
+    app = make_app(PUBLIC_BASE_URL="https://gosterge.example")
+    load_release(demo_release, app.extensions["gosterge.sessions"])
+    key = make_key(target_app=app)
+    response = app.test_client().get(f"{PAGE}&apikey={key}")
+    link = next_link(response)
+    assert link.startswith("https://gosterge.example/v1/public-procurement/competition-indices?")
+    assert key not in link and "apikey" not in link
+
+
+def test_gzip_for_clients_that_ask(loaded_app, auth):
+    client = loaded_app.test_client()
+    plain = client.get(PAGE, headers=auth)
+    packed = client.get(PAGE, headers={**auth, **GZIP})
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.get_data()) == plain.get_data()
+    assert "Accept-Encoding" in packed.headers["Vary"] and "Accept-Encoding" in plain.headers["Vary"]
+    # Two representations, two strong validators (RFC 9110 8.8.3).
+    assert packed.headers["ETag"] != plain.headers["ETag"]
+    assert not packed.headers["ETag"].startswith("W/")
+
+
+@pytest.mark.parametrize("encoding", [{}, GZIP])
+def test_if_none_match_still_gives_a_free_304(loaded_app, make_key, encoding):
+    key = make_key(credits=10)
+    client = loaded_app.test_client()
+    headers = {"Authorization": f"Bearer {key}", **encoding}
+    first = client.get(PAGE, headers=headers)
+    assert first.headers["X-Credits-Remaining"] == "9"
+    again = client.get(PAGE, headers={**headers, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert again.headers["X-Credits-Remaining"] == "9"
+
+
+def test_csv_page_for_accept_or_format(loaded_app, auth):
+    client = loaded_app.test_client()
+    page = client.get(PAGE, headers=auth)
+    by_accept = client.get(PAGE, headers={**auth, "Accept": "text/csv"})
+    by_format = client.get(f"{PAGE}&format=csv", headers=auth)
+    for answer in (by_accept, by_format):
+        assert answer.status_code == 200
+        assert answer.mimetype == "text/csv"
+        rows = list(csv.DictReader(io.StringIO(answer.get_data(as_text=True))))
+        items = page.get_json()["items"]
+        assert len(rows) == len(items) == 5
+        assert list(rows[0]) == list(items[0])
+        assert rows[0]["subjectName"] == items[0]["subjectName"]
+        assert answer.headers["X-Next-Cursor"] == page.get_json()["next_cursor"]
+        assert next_link(answer) is not None and "cursor=" in next_link(answer)
+        assert answer.headers["ETag"] != page.headers["ETag"]
+    assert "Accept" in by_accept.headers["Vary"]
+    # The CSV page's cursor leads to the same next page.
+    cursor = by_format.headers["X-Next-Cursor"]
+    assert client.get(f"{PAGE}&format=csv&cursor={cursor}", headers=auth).status_code == 200
+    assert client.get(f"{PAGE}&cursor={cursor}", headers=auth).get_json() == client.get(next_link(page), headers=auth).get_json()
+
+
+def test_csv_amounts_are_the_digits_served(loaded_app, auth):
+    client = loaded_app.test_client()
+    text = client.get("/v1/public-procurement/province-sectors?limit=3&format=csv", headers=auth).get_data(as_text=True)
+    served = json.loads(client.get("/v1/public-procurement/province-sectors?limit=3", headers=auth).get_data(as_text=True),
+                        parse_float=str)["items"]
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [r["amount"] for r in rows] == [i["amount"] for i in served]
+
+
+def test_csv_flattens_nested_fields_to_json_text():
+    from api.csvpages import render_csv
+
+    body = json.dumps({"items": [{"id": "a", "tags": ["x", "y"], "companies": [{"name": "Acme", "ticker": None}],
+                                  "section": None, "confident": True, "importance": 3}],
+                       "total": 1, "next_cursor": None})
+    text = render_csv(body, ["id", "tags", "companies", "section", "confident", "importance", "filingItems"])
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows == [["id", "tags", "companies", "section", "confident", "importance", "filingItems"],
+                    ["a", '["x","y"]', '[{"name":"Acme","ticker":null}]', "", "true", "3", ""]]
+
+
+def test_unknown_format_is_named(loaded_app, auth):
+    body = assert_problem(loaded_app.test_client().get(f"{PAGE}&format=xml", headers=auth), 400, "invalid_parameters")
+    assert error_parameters(body) == ["format"]
+
+
+def test_unpaged_lists_take_no_format(loaded_app, auth):
+    body = assert_problem(loaded_app.test_client().get("/v1/public-procurement/sectors?format=csv", headers=auth),
+                          400, "invalid_parameters")
+    assert error_parameters(body) == ["format"]
