@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import logging
 
-from flask import current_app, g
+from flask import current_app, g, request
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+
+from store.db import WRITES
 
 log = logging.getLogger("gosterge.db")
 
 
 def db_session() -> Session:
     if "db_session" not in g:
-        g.db_session = current_app.extensions["gosterge.sessions"]()
+        # A request that may change something writes after reading: its transactions take the
+        # write lock first on SQLite (store/db.py, WRITES).
+        writes = request.method not in ("GET", "HEAD")
+        g.db_session = current_app.extensions["gosterge.sessions"](execution_options={WRITES: writes})
     return g.db_session
 
 

@@ -8,7 +8,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import case, or_, select, update
+from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -66,6 +66,11 @@ def claim_allowance(session: Session, address: str, *, now: datetime, cap: int, 
         return None
     started = session.scalar(select(SignupAllowance.window_start).where(SignupAllowance.address == key))
     return as_utc(started) + window
+
+
+def withdraw_request(session: Session, request_id: str) -> None:
+    """Remove a request whose approval mail could not be sent: nobody can decide it."""
+    session.execute(delete(AccountRequest).where(AccountRequest.id == request_id))
 
 
 def return_allowance(session: Session, address: str) -> None:

@@ -25,6 +25,12 @@ NAMING_CONVENTION = {
 }
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+# Execution option of a session that writes after it reads (a request that changes something). On
+# SQLite its transactions begin IMMEDIATE, taking the write lock first: a deferred transaction that
+# has read cannot write once another connection has committed (SQLITE_BUSY_SNAPSHOT, which no busy
+# timeout waits out), as an upload's loading process recording its stage does at any moment.
+# PostgreSQL's read-committed transactions have no such limit and ignore it.
+WRITES = "gosterge_writes"
 # How many SQLite virtual-machine steps pass between two checks of the deadline.
 SQLITE_PROGRESS_STEPS = 20_000
 
@@ -80,7 +86,7 @@ def _configure_sqlite(engine: Engine, statement_timeout_ms: int | None) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn):  # noqa: ANN001
-        conn.exec_driver_sql("BEGIN")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITES) else "BEGIN")
 
     if statement_timeout_ms:
         @event.listens_for(engine, "before_cursor_execute")

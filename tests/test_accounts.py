@@ -205,6 +205,13 @@ def test_unreachable_mail_server_is_a_502_and_leaves_nothing_pending(make_app):
     port = free_port()  # nothing listens there
     client = make_app(SMTP_URL=f"smtp://127.0.0.1:{port}").test_client()
     assert_problem(register(client), 502, "upstream_error")
+    from sqlalchemy import func, select
+
+    from store.db import session_scope
+    from store.models import AccountRequest
+
+    with session_scope(client.application.extensions["gosterge.sessions"]) as session:
+        assert session.scalar(select(func.count()).select_from(AccountRequest)) == 0
     # The request was never mailed, so it must not count against the address's daily allowance.
     app = make_app(SMTP_URL=f"smtp://127.0.0.1:{port}", SIGNUP_PER_EMAIL_PER_DAY=1)
     for _ in range(2):
@@ -323,3 +330,40 @@ def test_signup_end_to_end_on_any_port_without_a_base_url(make_app, smtp):
         assert sectors.status_code == 200
         servers = requests.get(f"{server.url}/v1/openapi.json", timeout=10).json()["servers"]
         assert servers == [{"url": server.url}]
+
+
+def test_no_write_lock_is_held_while_the_mail_is_sent(make_app, database_url):
+    """Sending the approval mail takes as long as the mail server does; on SQLite a transaction
+    left open across it held the write lock, so every credit debit of the service waited on the
+    mail server (and a gevent worker, whose SQLite waits do not yield, stalled whole)."""
+    import sqlite3
+
+    if not database_url.startswith("sqlite"):
+        pytest.skip("the write lock is SQLite's; PostgreSQL locks rows")
+
+    class WritingMailbox(Mailbox):
+        def __init__(self):
+            super().__init__()
+            self.writes = []
+
+        async def handle_DATA(self, server, session, envelope):  # noqa: N802, ANN001
+            other = sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0.2)
+            try:
+                other.execute("UPDATE api_keys SET credits = credits + 1")
+                other.commit()
+                self.writes.append("written")
+            except sqlite3.OperationalError as error:
+                self.writes.append(str(error))
+            finally:
+                other.close()
+            return await super().handle_DATA(server, session, envelope)
+
+    port, mailbox = free_port(), WritingMailbox()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        client = make_app(SMTP_URL=f"smtp://127.0.0.1:{port}").test_client()
+        assert register(client).status_code == 202
+    finally:
+        controller.stop()
+    assert mailbox.writes == ["written"]

@@ -175,3 +175,39 @@ def test_too_large_upload_is_413(make_app, make_key, tmp_path):
     headers = {"Authorization": f"Bearer {make_key(is_admin=True, target_app=app)}"}
     response = upload(app.test_client(), headers, b"0" * 20_000)
     assert_problem(response, 413, "payload_too_large")
+
+
+def test_a_write_committed_elsewhere_between_read_and_write_is_no_502(app, client, admin, make_key, database_url,
+                                                                       monkeypatch):
+    """On SQLite a deferred transaction that has read cannot write once another connection has
+    committed (SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out): an upload's loading process
+    recording its stage between the revoke's read and its write gave a 502. Another writer there
+    must now wait for the admin call, which succeeds."""
+    import sqlite3
+
+    import store.keys
+
+    victim = make_key()
+    other_writes: list[str] = []
+    read_key = store.keys.get_key
+
+    def read_then_let_another_process_write(session, key_id):  # noqa: ANN001, ANN202
+        row = read_key(session, key_id)
+        if database_url.startswith("sqlite"):
+            other = sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0.2)
+            try:
+                other.execute("UPDATE api_keys SET credits = credits + 1 WHERE id <> ?", (key_id,))
+                other.commit()
+                other_writes.append("committed")
+            except sqlite3.OperationalError as error:
+                other_writes.append(str(error))
+            finally:
+                other.close()
+        return row
+
+    monkeypatch.setattr(store.keys, "get_key", read_then_let_another_process_write)
+    key_id = next(k["id"] for k in client.get("/v1/admin/keys", headers=admin).get_json()["items"]
+                  if k["prefix"] == victim[:len(k["prefix"])])
+    answer = client.post(f"/v1/admin/keys/{key_id}/revoke", headers=admin)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert other_writes in ([], ["database is locked"])

@@ -3,7 +3,6 @@ numbers must equal an independent recomputation from the imported tables."""
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys

@@ -29,6 +29,7 @@ from store.accounts import (
     decide,
     poll,
     return_allowance,
+    withdraw_request,
 )
 from store.errors import NotFoundError
 from store.times import format_utc
@@ -93,15 +94,17 @@ def register() -> Response:
     message = approval_message(sender=config["MAIL_FROM"], to=row.email, apis=body["apis"],
                                approve_url=f"{decision}&action=approve", refuse_url=f"{decision}&action=refuse",
                                expires=format_utc(row.expires_at))
+    # Recorded before the mail goes out, so that no transaction (on SQLite, the write lock every
+    # credit debit needs) stays open for as long as the mail server takes; withdrawn if it fails.
+    session.commit()
     try:
         send(message, config["SMTP_URL"])
     except MailError as error:
-        session.rollback()
+        withdraw_request(session, row.id)
         return_allowance(session, body["email"])
         session.commit()
         log.warning("approval mail not sent: %s", error)
         raise UpstreamError("The mail server cannot be reached, so nothing was registered; try again later.") from None
-    session.commit()
     return _json({"id": row.id, "status": "pending", "poll_url": _link(f"/v1/accounts/{row.id}?token={new.poll_token}"),
                   "expires_at": format_utc(row.expires_at)}, 202)
 

@@ -102,8 +102,6 @@ def _key_change(key_id: int, change) -> Reply:  # noqa: ANN001
     if key_id > MAX_ID:
         raise NotFound(f"No key with id {key_id}.")
     session = db_session()
-    if key_id > MAX_ID:
-        raise NotFound(f"No key with id {key_id}.")
     try:
         row = change(session)
     except NotFoundError:
