@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dashboard import charts, data
-from dashboard.ui import choose, guarded, t, table
+from dashboard.ui import PLOTLY_CONFIG, choose, guarded, lang, t, table
 
 st.title(t("province_sectors"))
 st.caption(t("pooled_nominal"))
@@ -16,5 +16,6 @@ if frame.empty:
     st.info(t("no_items"))
     st.stop()
 top = frame.head(400)
-st.plotly_chart(charts.heatmap_figure(top, value="amount", title=t("amount")), use_container_width=True)
+st.plotly_chart(charts.heatmap_figure(top, value="amount", title=t("amount"), lang=lang()), use_container_width=True,
+                config=PLOTLY_CONFIG)
 table(frame, name="province-sectors")
