@@ -246,7 +246,10 @@ def flow_map_figure(flows: pd.DataFrame, points: pd.DataFrame, paths: pd.DataFra
     where = points.set_index("province")
     top = float(flows["amount"].max()) if len(flows) else 1.0
     legend = {"between": True, "within": True}
-    for flow in flows.itertuples():
+    # Arcs first, circles of flows within a province last, so that no arc hides a circle.
+    ordered = flows.assign(_within=flows["buyerProvince"] == flows["supplierProvince"]).sort_values("_within",
+                                                                                                     kind="stable")
+    for flow in ordered.itertuples():
         a, b = where.loc[flow.buyerProvince], where.loc[flow.supplierProvince]
         share = flow.amount / top if top else 0
         label = (f"<b>{flow.buyerProvinceName} → {flow.supplierProvinceName}</b><br>"
@@ -256,7 +259,7 @@ def flow_map_figure(flows: pd.DataFrame, points: pd.DataFrame, paths: pd.DataFra
             traces.append(go.Scatter(
                 x=[a.lon], y=[a.lat], mode="markers", hoverinfo="text", text=[label], legendgroup="within",
                 name=text("flow_within", lang), showlegend=legend.pop("within", False),
-                marker={"size": 8 + 30 * math.sqrt(share), "color": FLOW_WITHIN, "opacity": 0.55,
+                marker={"size": 8 + 30 * math.sqrt(share), "color": FLOW_WITHIN, "opacity": 0.85,
                         "line": {"color": "#ffffff", "width": 1}}))
         else:
             xs, ys = _arc((a.lon, a.lat), (b.lon, b.lat))
@@ -273,12 +276,16 @@ def flow_map_figure(flows: pd.DataFrame, points: pd.DataFrame, paths: pd.DataFra
 
 
 def heatmap_figure(frame: pd.DataFrame, *, value: str, title: str, lang: str) -> go.Figure:
-    table = frame.pivot_table(index="provinceName", columns="sectorName", values=value, aggfunc="sum")
-    hover = [[f"{p} · {s}: {value_text(v, lang, 'money')}" for s, v in zip(table.columns, row, strict=True)]
-             for p, row in zip(table.index, table.values, strict=True)]
+    """Amounts by sector (rows, whose long names read across) and province (columns)."""
+    sector = "sectorName" if lang == "tr" or "sectorNameEn" not in frame else "sectorNameEn"
+    table = frame.pivot_table(index=sector, columns="provinceName", values=value, aggfunc="sum")
+    hover = [[f"{p} · {s}: {value_text(v, lang, 'money')}" for p, v in zip(table.columns, row, strict=True)]
+             for s, row in zip(table.index, table.values, strict=True)]
     figure = go.Figure(go.Heatmap(z=table.values, x=table.columns, y=table.index, colorscale="Reds", text=hover,
-                                  hoverinfo="text",
+                                  hoverinfo="text", xgap=1, ygap=1,
                                   colorbar={"title": {"text": text("amount", lang)},
                                             **_ticks(table.values.ravel().tolist(), lang, "money")}))
-    figure.update_layout(height=max(400, 14 * len(table) + 120))
+    figure.update_layout(height=max(400, 20 * len(table) + 160))
+    figure.update_xaxes(side="top", tickangle=-60)
+    figure.update_yaxes(autorange="reversed")  # sectors read from A to Z downwards
     return _layout(figure, title, lang)

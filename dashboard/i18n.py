@@ -145,6 +145,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "unit_share": ("%", "%"),
     "unit_money": ("₺", "TRY"),
     "unit_hhi": ("HHI (0–10.000)", "HHI (0–10,000)"),
+    "flows_map_title": ("Tutara göre en büyük {n} akış", "The {n} largest flows by amount"),
+    "sort_by": ("Sıralama", "Sort by"),
     "selected_province": ("Seçili il", "Selected province"),
     "flow_between": ("İller arası akış (kalınlık: tutar; ok: tedarikçi ili)",
                      "Flow between provinces (width: amount; arrow: supplier's province)"),

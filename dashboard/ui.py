@@ -11,7 +11,7 @@ import streamlit as st
 
 from dashboard import charts, data, years
 from dashboard.client import ApiError
-from dashboard.formats import number, share, spreadsheet_safe
+from dashboard.formats import local_time, number, share, spreadsheet_safe
 from dashboard.i18n import LANGUAGES, MONEY_FIELDS, SHARE_FIELDS, field_text, option_text, text
 from dashboard.prices import in_prices_of, uncovered_years
 
@@ -101,12 +101,20 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     exported = frame.rename(columns=columns) if columns else frame
     headings = {c: (columns or {}).get(c) or field_text(c, lang()) for c in frame.columns}
     shown = frame.copy()
+    for column in shown.select_dtypes("object").columns:
+        # A figure the API gives as null arrives as None in a column of numbers: keep it a number column.
+        values = shown[column].dropna()
+        if len(values) and values.map(lambda v: isinstance(v, int | float) and not isinstance(v, bool)).all():
+            shown[column] = pd.to_numeric(shown[column])
+        elif column.endswith("At"):  # an RFC 3339 time of the API (loadedAt, publishedAt) in Türkiye's time
+            shown[column] = shown[column].map(lambda v: local_time(v, lang()) if isinstance(v, str) else v)
     if "dimension" in shown:
         shown["dimension"] = shown["dimension"].map(lambda v: option_text(v, lang()))
     shown = shown.rename(columns=headings)
     # A Styler's text is what the grid shows, while sorting still uses the numbers underneath; the grid's
     # own number formats would follow the browser's locale instead of the language chosen.
-    formats = {headings[c]: _cell_format(c, frame[c]) for c in frame.select_dtypes("number").columns}
+    formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns
+               if pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
     st.dataframe(shown.style.format(formats, na_rep="–"), hide_index=True, use_container_width=True)
     # Text from the API (a contractor's name, a problem's message) must not run as a formula in a spreadsheet.
     csv = spreadsheet_safe(exported).to_csv(index=False).encode("utf-8")
@@ -114,8 +122,16 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
 
 
 def few_cases_note(counts: pd.Series) -> None:
+    """Warn when a figure shown rests on few cases (a count of 0 has no figure to warn about)."""
+    counts = pd.to_numeric(counts, errors="coerce")
+    counts = counts[counts > 0]
     if len(counts) and counts.min() < SMALL_COUNT:
         st.caption(f"⚠ {t('few_cases')} ({t('count_behind')}: {int(counts.min())})")
+
+
+def name_column(frame: pd.DataFrame) -> str:
+    """The subjects' names in the reader's language, where the API gives both."""
+    return "subjectNameEn" if lang() == "en" and "subjectNameEn" in frame else "subjectName"
 
 
 def price_basis() -> int | None:

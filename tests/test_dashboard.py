@@ -226,3 +226,20 @@ def test_csv_download_quotes_cells_a_spreadsheet_would_run(monkeypatch):
 
     rows = list(csv.reader(io.StringIO(sent["data"].decode("utf-8"))))
     assert rows[1:] == [["'=HYPERLINK(\"http://evil\")", "-1.5"], ["'@SUM(A1)", "2.0"]]
+
+
+def test_tables_are_written_in_the_readers_language(monkeypatch):
+    from dashboard import ui
+
+    shown = {}
+    monkeypatch.setattr(ui.st, "dataframe", lambda data, **kwargs: shown.update(data=data))
+    monkeypatch.setattr(ui.st, "download_button", lambda *args, **kwargs: None)
+    monkeypatch.setattr(ui, "lang", lambda: "tr")
+    frame = pd.DataFrame({"period": ["2024", "2025"], "singleBidShare": pd.Series([0.4, None], dtype=object), "total": [1234567.891, 2.0],
+                          "loadedAt": ["2026-09-15T21:00:00Z", None]})
+    ui.table(frame, name="x")
+    html = shown["data"].to_html()
+    assert "%40,0" in html and "1.234.567,89" in html and "16.09.2026 00:00" in html
+    assert "None" not in html and "–" in html  # a null figure is shown as missing, not as "None"
+    assert list(shown["data"].data.columns) == ["Dönem", "Tek teklifli pay", "Toplam (TL)", "loadedAt"]
+    assert shown["data"].data["Tek teklifli pay"].dtype.kind == "f"  # still numbers underneath, for sorting

@@ -9,6 +9,7 @@ from dashboard.ui import (
     guarded,
     index_view,
     lang,
+    name_column,
     province_map,
     span_of,
     subject_label,
@@ -50,7 +51,7 @@ with across:
     else:
         pooled = guarded(lambda: data.index("competition-indices", dimension, period="all"))
         year_notes("all", "competition-indices")
-        st.plotly_chart(charts.ranked_bar_figure(pooled, value="singleBidShare", label="subjectName",
+        st.plotly_chart(charts.ranked_bar_figure(pooled, value="singleBidShare", label=name_column(pooled),
                                                  title=t("single_bid_share"), lang=lang(), kind="share"),
                         use_container_width=True, config=PLOTLY_CONFIG)
         few_cases_note(pooled["lotsWithBids"])

@@ -17,7 +17,8 @@ if frame.empty:
     st.info(t("no_items"))
     st.stop()
 shown = frame.head(top_n)
-st.plotly_chart(charts.flow_map_figure(shown, data.province_points(), data.province_paths(), title=t("flows"),
+st.plotly_chart(charts.flow_map_figure(shown, data.province_points(), data.province_paths(),
+                                       title=t("flows_map_title").format(n=len(shown)),
                                        lang=lang(), selected=(buyer, supplier)),
                 use_container_width=True, config=PLOTLY_CONFIG)
 st.caption(guarded(data.boundaries)["attribution"])

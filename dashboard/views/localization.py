@@ -9,6 +9,7 @@ from dashboard.ui import (
     few_cases_note,
     guarded,
     lang,
+    name_column,
     province_map,
     t,
     table,
@@ -29,10 +30,10 @@ if frame.empty:
     st.info(t("no_items"))
     st.stop()
 left, right = st.columns(2)
-left.plotly_chart(charts.ranked_bar_figure(frame, value="localShareCount", label="subjectName",
+left.plotly_chart(charts.ranked_bar_figure(frame, value="localShareCount", label=name_column(frame),
                                            title=f"{t('local_share_count')} · {year_label(period)}", lang=lang(), kind="share"),
                   use_container_width=True, config=PLOTLY_CONFIG)
-right.plotly_chart(charts.ranked_bar_figure(frame, value="localShareValue", label="subjectName",
+right.plotly_chart(charts.ranked_bar_figure(frame, value="localShareValue", label=name_column(frame),
                                             title=f"{t('local_share_value')} · {year_label(period)}", lang=lang(), kind="share"),
                    use_container_width=True, config=PLOTLY_CONFIG)
 few_cases_note(frame["contracts"])

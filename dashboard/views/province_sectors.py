@@ -9,7 +9,7 @@ st.title(t("province_sectors"))
 st.caption(t("pooled_nominal"))
 provinces = {"": "—", **data.subject_options("province")}
 province = choose("province", list(provinces), name="province", labels=provinces)
-sort = choose("amount", ["amount", "tenders"], name="sort", labels={"amount": t("amount"), "tenders": t("tenders")})
+sort = choose("sort_by", ["amount", "tenders"], name="sort", labels={"amount": t("amount"), "tenders": t("tenders")})
 params = tuple((k, v) for k, v in (("province", province), ("sort", sort)) if v)
 frame = guarded(lambda: data.items("/v1/public-procurement/province-sectors", params))
 if frame.empty:
