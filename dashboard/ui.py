@@ -102,7 +102,8 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     headings = {c: (columns or {}).get(c) or field_text(c, lang()) for c in frame.columns}
     shown = frame.copy()
     for column in shown.select_dtypes("object").columns:
-        # A figure the API gives as null arrives as None in a column of numbers: keep it a number column.
+        # A figure the API gives as null makes an object column of numbers: keep it a number column, so
+        # that it is written as one (Streamlit's grid still shows a null cell as its own "None").
         values = shown[column].dropna()
         if len(values) and values.map(lambda v: isinstance(v, int | float) and not isinstance(v, bool)).all():
             shown[column] = pd.to_numeric(shown[column])
@@ -115,7 +116,7 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     # own number formats would follow the browser's locale instead of the language chosen.
     formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns
                if pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
-    st.dataframe(shown.style.format(formats, na_rep="–"), hide_index=True, use_container_width=True)
+    st.dataframe(shown.style.format(formats, na_rep="–"), hide_index=True, width="stretch")
     # Text from the API (a contractor's name, a problem's message) must not run as a formula in a spreadsheet.
     csv = spreadsheet_safe(exported).to_csv(index=False).encode("utf-8")
     st.download_button(t("download_csv"), csv, file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}")
@@ -230,7 +231,7 @@ def province_map(measures: list[str], *, base_year: int | None = None) -> str:
     title = t("map_title").format(measure=t(f"map_{measure}"), year=year_label(year, span_of(endpoint)))
     figure = charts.choropleth_figure(frame, data.province_paths(), value=measure, denominator=denominator,
                                       title=title, lang=lang(), kind=kind, unit=t(unit))
-    st.plotly_chart(figure, use_container_width=True, config=PLOTLY_CONFIG)
+    st.plotly_chart(figure, width="stretch", config=PLOTLY_CONFIG)
     year_notes(year, endpoint)
     st.caption(guarded(data.boundaries)["attribution"])
     return year

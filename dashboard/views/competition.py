@@ -31,20 +31,20 @@ with by_year:
     left, right = st.columns(2)
     left.plotly_chart(charts.line_by_year_figure(competition, y="singleBidShare", title=f"{t('single_bid_share')} · {about}",
                                                  lang=lang(), kind="share", complete=span),
-                      use_container_width=True, config=PLOTLY_CONFIG)
+                      width="stretch", config=PLOTLY_CONFIG)
     right.plotly_chart(charts.line_by_year_figure(competition, y="averageDiscount", title=f"{t('average_discount')} · {about}",
                                                   lang=lang(), kind="share", complete=span),
-                       use_container_width=True, config=PLOTLY_CONFIG)
+                       width="stretch", config=PLOTLY_CONFIG)
     few_cases_note(competition.loc[competition["period"] != "all", "lotsWithBids"])
     if dimension in ("overall", "province", "sector"):
         concentration = guarded(lambda: data.index("concentration-indices", dimension, subject))
         span = span_of("concentration-indices")
         left, right = st.columns(2)
         left.plotly_chart(charts.line_by_year_figure(concentration, y="hhi", title=f"{t('hhi')} · {about}", lang=lang(),
-                                                     complete=span), use_container_width=True, config=PLOTLY_CONFIG)
+                                                     complete=span), width="stretch", config=PLOTLY_CONFIG)
         right.plotly_chart(charts.line_by_year_figure(concentration, y="cr4", title=f"{t('cr4')} · {about}", lang=lang(),
                                                       kind="share", complete=span),
-                           use_container_width=True, config=PLOTLY_CONFIG)
+                           width="stretch", config=PLOTLY_CONFIG)
 with across:
     if dimension == "overall":
         st.info(t("no_items"))
@@ -53,6 +53,6 @@ with across:
         year_notes("all", "competition-indices")
         st.plotly_chart(charts.ranked_bar_figure(pooled, value="singleBidShare", label=name_column(pooled),
                                                  title=t("single_bid_share"), lang=lang(), kind="share"),
-                        use_container_width=True, config=PLOTLY_CONFIG)
+                        width="stretch", config=PLOTLY_CONFIG)
         few_cases_note(pooled["lotsWithBids"])
 table(competition, name=f"competition-{dimension}")

@@ -29,8 +29,8 @@ span = span_of("direct-procurement-indices")
 about = subject_label(dimension, subject)
 names = {k: t(k) for k in ("median", "mean", "p95", "p99", "max")}
 st.plotly_chart(charts.distribution_figure(frame, names=names, title=f"{t('amount')} · {about}", lang=lang(), complete=span),
-                use_container_width=True, config=PLOTLY_CONFIG)
+                width="stretch", config=PLOTLY_CONFIG)
 st.plotly_chart(charts.line_by_year_figure(frame, y="largestShare", title=f"{t('largest_share')} · {about}", lang=lang(),
-                                           kind="share", complete=span), use_container_width=True, config=PLOTLY_CONFIG)
+                                           kind="share", complete=span), width="stretch", config=PLOTLY_CONFIG)
 few_cases_note(frame.loc[frame["period"] != "all", "purchases"])
 table(frame, name=f"direct-{dimension}" + (f"-in-{base_year}-prices" if base_year else ""))

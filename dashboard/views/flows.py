@@ -20,7 +20,7 @@ shown = frame.head(top_n)
 st.plotly_chart(charts.flow_map_figure(shown, data.province_points(), data.province_paths(),
                                        title=t("flows_map_title").format(n=len(shown)),
                                        lang=lang(), selected=(buyer, supplier)),
-                use_container_width=True, config=PLOTLY_CONFIG)
+                width="stretch", config=PLOTLY_CONFIG)
 st.caption(guarded(data.boundaries)["attribution"])
 table(shown[["buyerProvinceName", "supplierProvinceName", "contracts", "amount"]], name="supply-flows",
       columns={"buyerProvinceName": t("buyer_province"), "supplierProvinceName": t("supplier_province"),

@@ -32,9 +32,9 @@ if frame.empty:
 left, right = st.columns(2)
 left.plotly_chart(charts.ranked_bar_figure(frame, value="localShareCount", label=name_column(frame),
                                            title=f"{t('local_share_count')} · {year_label(period)}", lang=lang(), kind="share"),
-                  use_container_width=True, config=PLOTLY_CONFIG)
+                  width="stretch", config=PLOTLY_CONFIG)
 right.plotly_chart(charts.ranked_bar_figure(frame, value="localShareValue", label=name_column(frame),
                                             title=f"{t('local_share_value')} · {year_label(period)}", lang=lang(), kind="share"),
-                   use_container_width=True, config=PLOTLY_CONFIG)
+                   width="stretch", config=PLOTLY_CONFIG)
 few_cases_note(frame["contracts"])
 table(frame, name=f"localization-{dimension}-{year_label(period)}")

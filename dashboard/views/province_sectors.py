@@ -16,6 +16,6 @@ if frame.empty:
     st.info(t("no_items"))
     st.stop()
 top = frame.head(400)
-st.plotly_chart(charts.heatmap_figure(top, value="amount", title=t("amount"), lang=lang()), use_container_width=True,
+st.plotly_chart(charts.heatmap_figure(top, value="amount", title=t("amount"), lang=lang()), width="stretch",
                 config=PLOTLY_CONFIG)
 table(frame, name="province-sectors")
