@@ -111,11 +111,15 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
             shown[column] = shown[column].map(lambda v: local_time(v, lang()) if isinstance(v, str) else v)
     if "dimension" in shown:
         shown["dimension"] = shown["dimension"].map(lambda v: option_text(v, lang()))
+    if "period" in shown:
+        shown["period"] = shown["period"].map(lambda v: t("all_years") if v == "all" else v)
+    # A column with nothing in it (the subject code of Türkiye as a whole) says nothing on screen.
+    shown = shown.drop(columns=[c for c in shown.columns if shown[c].isna().all() and len(shown)])
     shown = shown.rename(columns=headings)
     # A Styler's text is what the grid shows, while sorting still uses the numbers underneath; the grid's
     # own number formats would follow the browser's locale instead of the language chosen.
-    formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns
-               if pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
+    formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns if headings[c] in shown
+               and pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
     st.dataframe(shown.style.format(formats, na_rep="–"), hide_index=True, width="stretch")
     # Text from the API (a contractor's name, a problem's message) must not run as a formula in a spreadsheet.
     csv = spreadsheet_safe(exported).to_csv(index=False).encode("utf-8")

@@ -65,7 +65,7 @@ def test_direct_amounts_in_real_terms(live):
         assert real.loc[year, "Total (TRY)"] == pytest.approx(nominal.loc[year, "Total (TRY)"] * real_factor(december_cpi(), year, 2024))
         assert real.loc[year, "Median (TRY)"] == pytest.approx(nominal.loc[year, "Median (TRY)"] * real_factor(december_cpi(), year, 2024))
     assert real.loc["2019", "Total (TRY)"] > nominal.loc["2019", "Total (TRY)"]
-    assert pd.isna(real.loc["all", "Total (TRY)"])  # an all-years total has no single price level
+    assert pd.isna(real.loc["All years", "Total (TRY)"])  # an all-years total has no single price level
     assert real.loc["2024", "Purchases"] == nominal.loc["2024", "Purchases"]  # counts are not amounts
     captions = " ".join(c.value for c in run("views/direct.py", lang="en", prices="2024").caption)
     assert "December 2024 prices" in captions and "TÜİK" in captions
@@ -235,11 +235,12 @@ def test_tables_are_written_in_the_readers_language(monkeypatch):
     monkeypatch.setattr(ui.st, "dataframe", lambda data, **kwargs: shown.update(data=data))
     monkeypatch.setattr(ui.st, "download_button", lambda *args, **kwargs: None)
     monkeypatch.setattr(ui, "lang", lambda: "tr")
-    frame = pd.DataFrame({"period": ["2024", "2025"], "singleBidShare": pd.Series([0.4, None], dtype=object), "total": [1234567.891, 2.0],
+    frame = pd.DataFrame({"period": ["2024", "all"], "subject": [None, None],
+                          "singleBidShare": pd.Series([0.4, None], dtype=object), "total": [1234567.891, 2.0],
                           "loadedAt": ["2026-09-15T21:00:00Z", None]})
     ui.table(frame, name="x")
     html = shown["data"].to_html()
-    assert "%40,0" in html and "1.234.567,89" in html and "16.09.2026 00:00" in html
+    assert "%40,0" in html and "1.234.567,89" in html and "16.09.2026 00:00" in html and "Tüm yıllar" in html
     # A column of figures holding a null (an object column from the API's JSON) is still written as figures.
     assert "%40,0" in html
     assert list(shown["data"].data.columns) == ["Dönem", "Tek teklifli pay", "Toplam (TL)", "loadedAt"]
