@@ -233,6 +233,8 @@ def province_map(measures: list[str], *, base_year: int | None = None) -> str:
         index, _ = guarded(data.price_index)
         frame = in_prices_of(frame, [measure], index, base_year)
     title = t("map_title").format(measure=t(f"map_{measure}"), year=year_label(year, span_of(endpoint)))
+    if base_year is not None and kind == "money":
+        title += f" · {t('real_in').format(year=base_year)}"
     figure = charts.choropleth_figure(frame, data.province_paths(), value=measure, denominator=denominator,
                                       title=title, lang=lang(), kind=kind, unit=t(unit))
     st.plotly_chart(figure, width="stretch", config=PLOTLY_CONFIG)

@@ -205,6 +205,18 @@ def test_map_pages_render_in_both_languages(live, page, query):
         assert not app.error, [e.value for e in app.error]
 
 
+def test_map_of_amounts_says_when_it_is_in_real_terms(live):
+    import json
+
+    def titles(app: AppTest) -> list[str]:
+        return [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in app.get("plotly_chart")]
+
+    nominal = titles(run("views/direct.py", lang="en", dimension="province", year="2024"))
+    real = titles(run("views/direct.py", lang="en", dimension="province", year="2024", prices="2024"))
+    assert real[0] == "Direct procurement total by province · 2024 (partial) · In December 2024 prices (real)"
+    assert nominal[0] == "Direct procurement total by province · 2024 (partial)"
+
+
 def test_news_times_are_in_turkiyes_time(live):
     from dashboard.formats import local_time
 
