@@ -30,8 +30,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def dashboard_command(port: int) -> list[str]:
     """The Streamlit command line of the dashboard on `port` (also used by the tests and benchmarks)."""
+    # toolbarMode "minimal": readers get no deploy button, rerun or clear-cache menu (the developer's tools);
+    # gatherUsageStats off: the browser sends nothing to Streamlit's servers.
     return [sys.executable, "-m", "streamlit", "run", str(DASHBOARD_APP), "--server.port", str(port),
-            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+            "--client.toolbarMode", "minimal"]
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:

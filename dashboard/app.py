@@ -12,7 +12,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard.i18n import LANGUAGES, text  # noqa: E402
 from dashboard.ui import lang  # noqa: E402
 
-st.set_page_config(page_title="Gösterge", page_icon="📊", layout="wide")
+ICON = Path(__file__).parent / "assets" / "favicon.png"
+st.set_page_config(page_title=text("app_title", lang()), page_icon=str(ICON), layout="wide")
 # Not "pages/": Streamlit would also serve that folder as an old-style multipage app beside st.navigation.
 PAGES = Path(__file__).parent / "views"
 
@@ -20,8 +21,12 @@ language = st.sidebar.radio(text("language", lang()), LANGUAGES, index=LANGUAGES
                             format_func={"tr": "Türkçe", "en": "English"}.get, key="w_lang")
 st.query_params["lang"] = language
 
+overview = text("overview", language)
 navigation = st.navigation([
-    st.Page(PAGES / "overview.py", title=text("overview", language), url_path="overview", default=True),
+    # The default page is served at the root, whatever its url_path; the hidden twin below gives the
+    # overview the address /overview as well, so that a link to it does not end in "Page not found".
+    st.Page(PAGES / "overview.py", title=overview, url_path="home", default=True),
+    st.Page(PAGES / "overview.py", title=overview, url_path="overview", visibility="hidden"),
     st.Page(PAGES / "competition.py", title=text("competition", language), url_path="competition"),
     st.Page(PAGES / "direct.py", title=text("direct", language), url_path="direct"),
     st.Page(PAGES / "localization.py", title=text("localization", language), url_path="local-suppliers"),
@@ -32,4 +37,6 @@ navigation = st.navigation([
     st.Page(PAGES / "api_key.py", title=text("api_key", language), url_path="api-key"),
     st.Page(PAGES / "admin.py", title=text("admin", language), url_path="admin"),
 ])
+# The browser tab names the page and the product: "Rekabet ve yoğunlaşma · Gösterge".
+st.set_page_config(page_title=f"{navigation.title} · {text('app_title', language)}")
 navigation.run()

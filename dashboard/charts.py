@@ -1,97 +1,291 @@
-"""Plotly figures from DataFrames; no Streamlit here. Maps are drawn from the shipped province points
-on plain axes, so nothing is fetched from the internet."""
+"""Plotly figures from DataFrames; no Streamlit here.
+
+Maps are the provinces' polygons (GeoJSON from the API) drawn as filled shapes on plain x/y axes with
+a fixed aspect ratio, not on a Plotly `geo` subplot: a geo subplot makes the browser download a base
+map (world_110m.json) from cdn.plot.ly, and the dashboard must work with no network at all.
+"""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
+
+from dashboard.formats import nice_ticks, tick_label, value_text
+from dashboard.i18n import text
 
 # Türkiye's extent, for an undistorted map on plain axes.
-LON_RANGE, LAT_RANGE = (25.5, 45.0), (35.6, 42.4)
+LON_RANGE, LAT_RANGE = (25.5, 45.0), (35.7, 42.2)
+# One degree of longitude is cos(39°) ≈ 0.78 of a degree of latitude at Türkiye's middle latitude.
+LAT_STRETCH = 1 / math.cos(math.radians(39))
 ACCENT = "#c0392b"
-# One decimal where the ticks need it (4.5%), none where they do not (50%): ".0%" printed 4.5% and 5%
-# both as "5%".
-PERCENT_TICKS = ".1~%"
+FLOW_WITHIN = "#1f6f8b"
+HIGHLIGHT = "#f5b041"
+OUTLINE, LAND, NO_DATA = "#ffffff", "#e9ecef", "#f4f4f4"
+# OrRd without its palest tenth, so that the lowest value still reads as coloured beside "no data".
+COLORSCALE = [[i / 8, c] for i, c in enumerate(sample_colorscale("OrRd", [0.12 + 0.88 * i / 8 for i in range(9)]))]
+PARTIAL_SHADE = "rgba(127, 127, 127, 0.12)"
+MAP_HEIGHT = 480
 
 
-def _layout(figure: go.Figure, title: str) -> go.Figure:
-    figure.update_layout(title=title, margin={"l": 10, "r": 10, "t": 50, "b": 10}, template="plotly_white",
-                         legend={"orientation": "h"})
+def _layout(figure: go.Figure, title: str, lang: str) -> go.Figure:
+    # Plotly's own separators (decimal, then thousands) for anything it formats itself.
+    figure.update_layout(title=title, margin={"l": 10, "r": 10, "t": 60, "b": 10}, template="plotly_white",
+                         legend={"orientation": "h", "y": -0.08}, separators=",." if lang == "tr" else ".,")
     return figure
 
 
-def line_by_year_figure(frame: pd.DataFrame, *, y: str, title: str, percent: bool = False) -> go.Figure:
-    years = frame[frame["period"] != "all"].sort_values("period")
-    figure = go.Figure(go.Scatter(x=years["period"], y=years[y], mode="lines+markers", line={"color": ACCENT}))
-    if percent:
-        figure.update_yaxes(tickformat=PERCENT_TICKS)
-    return _layout(figure, title)
+def _ticks(values: pd.Series | list[float], lang: str, kind: str, *, zero: bool = True) -> dict[str, Any]:
+    series = pd.to_numeric(pd.Series(values), errors="coerce").dropna()
+    if series.empty:
+        return {}
+    ticks = nice_ticks(float(series.min()), float(series.max()), zero=zero)
+    return {"tickvals": ticks, "ticktext": [tick_label(v, lang, kind) for v in ticks]}
 
 
-def ranked_bar_figure(frame: pd.DataFrame, *, value: str, label: str, title: str, percent: bool = False) -> go.Figure:
+def _log_ticks(values: pd.Series | list[float], lang: str, kind: str) -> dict[str, Any]:
+    series = pd.to_numeric(pd.Series(values), errors="coerce")
+    series = series[series > 0]
+    if series.empty:
+        return {}
+    low, high = math.floor(math.log10(series.min())), math.ceil(math.log10(series.max()))
+    ticks = [10.0 ** p for p in range(low, high + 1)]
+    return {"tickvals": ticks, "ticktext": [tick_label(v, lang, kind) for v in ticks]}
+
+
+def _years(frame: pd.DataFrame) -> pd.DataFrame:
+    years = frame[frame["period"] != "all"].copy()
+    years["year"] = years["period"].astype(int)
+    return years.sort_values("year")
+
+
+def _shade_partial(figure: go.Figure, years: list[int], complete: tuple[int, int] | None) -> list[int]:
+    """Grey bands behind the partial years; returns them."""
+    partial = [y for y in years if complete is None or not complete[0] <= y <= complete[1]]
+    for year in partial:
+        figure.add_vrect(x0=year - 0.5, x1=year + 0.5, fillcolor=PARTIAL_SHADE, line_width=0, layer="below")
+    return partial
+
+
+def _partial_legend(figure: go.Figure, lang: str) -> None:
+    figure.add_trace(go.Scatter(x=[None], y=[None], mode="lines+markers", name=text("partial_year_legend", lang),
+                                line={"color": "#7f7f7f", "dash": "dash"},
+                                marker={"symbol": "circle-open", "color": "#7f7f7f"}, hoverinfo="skip"))
+
+
+def _year_series(figure: go.Figure, years: pd.DataFrame, y: str, *, name: str, color: str, lang: str, kind: str,
+                 complete: tuple[int, int] | None, show_name: bool) -> None:
+    """One statistic by year: a dashed line through every year, solid over the complete years."""
+    inside = years["year"].between(*complete) if complete else pd.Series(False, index=years.index)
+    hover = [f"{year}: {value_text(v, lang, kind)}" + ("" if ok else f" ({text('partial', lang)})")
+             for year, v, ok in zip(years["year"], years[y], inside, strict=True)]
+    figure.add_trace(go.Scatter(x=years["year"], y=years[y], mode="lines+markers", name=name, legendgroup=name,
+                                showlegend=False, line={"color": color, "dash": "dash", "width": 1.5},
+                                marker={"symbol": ["circle" if ok else "circle-open" for ok in inside], "size": 8,
+                                        "color": color},
+                                text=hover, hoverinfo="text"))
+    solid = years[inside]
+    figure.add_trace(go.Scatter(x=solid["year"], y=solid[y], mode="lines+markers", name=name, legendgroup=name,
+                                showlegend=show_name, line={"color": color, "width": 3},
+                                marker={"size": 8, "color": color}, hoverinfo="skip"))
+
+
+def line_by_year_figure(frame: pd.DataFrame, *, y: str, title: str, lang: str, kind: str = "number",
+                        complete: tuple[int, int] | None = None) -> go.Figure:
+    """A statistic by year; partial years shaded, drawn dashed with open markers, and named in the legend."""
+    years = _years(frame)
+    figure = go.Figure()
+    partial = _shade_partial(figure, years["year"].tolist(), complete)
+    _year_series(figure, years, y, name=title, color=ACCENT, lang=lang, kind=kind, complete=complete,
+                 show_name=False)
+    if partial:
+        _partial_legend(figure, lang)
+    figure.update_xaxes(dtick=1, tickformat="d")
+    figure.update_yaxes(**_ticks(years[y], lang, kind, zero=False))
+    figure.update_layout(showlegend=bool(partial))
+    return _layout(figure, title, lang)
+
+
+def distribution_figure(frame: pd.DataFrame, *, names: dict[str, str], title: str, lang: str,
+                        complete: tuple[int, int] | None = None) -> go.Figure:
+    """Several amounts by year on a log scale, partial years marked as in `line_by_year_figure`."""
+    years = _years(frame)
+    figure = go.Figure()
+    partial = _shade_partial(figure, years["year"].tolist(), complete)
+    palette = ["#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#5d6d7e"]
+    for (column, label), color in zip(names.items(), palette, strict=False):
+        _year_series(figure, years, column, name=label, color=color, lang=lang, kind="money", complete=complete,
+                     show_name=True)
+    if partial:
+        _partial_legend(figure, lang)
+    values = pd.concat([years[c] for c in names]) if names else pd.Series(dtype=float)
+    figure.update_yaxes(type="log", **_log_ticks(values, lang, "money"))
+    figure.update_xaxes(dtick=1, tickformat="d")
+    return _layout(figure, title, lang)
+
+
+def ranked_bar_figure(frame: pd.DataFrame, *, value: str, label: str, title: str, lang: str,
+                      kind: str = "number") -> go.Figure:
     ordered = frame.dropna(subset=[value]).sort_values(value)
-    figure = go.Figure(go.Bar(x=ordered[value], y=ordered[label], orientation="h", marker_color=ACCENT))
+    hover = [f"{name}: {value_text(v, lang, kind)}" for name, v in zip(ordered[label], ordered[value], strict=True)]
+    figure = go.Figure(go.Bar(x=ordered[value], y=ordered[label], orientation="h", marker_color=ACCENT,
+                              text=hover, hoverinfo="text", textposition="none"))
     figure.update_layout(height=max(300, 18 * len(ordered) + 80))
-    if percent:
-        figure.update_xaxes(tickformat=PERCENT_TICKS)
-    return _layout(figure, title)
+    figure.update_xaxes(**_ticks(ordered[value], lang, kind))
+    return _layout(figure, title, lang)
 
 
-def _base_map(points: pd.DataFrame) -> go.Figure:
-    figure = go.Figure(go.Scatter(x=points["lon"], y=points["lat"], mode="markers", hoverinfo="text",
-                                  text=points["provinceName"], marker={"size": 4, "color": "#bbbbbb"},
-                                  showlegend=False))
-    figure.update_xaxes(range=LON_RANGE, visible=False)
-    figure.update_yaxes(range=LAT_RANGE, visible=False, scaleanchor="x", scaleratio=1.3)
-    return figure
+def province_paths(boundaries: dict[str, Any]) -> pd.DataFrame:
+    """GeoJSON provinces as x/y paths (`plate`, `name`, `x`, `y`), each ring closed and rings separated
+    by None, the form a filled Plotly scatter draws; ring order does not matter on plain axes."""
+    rows = []
+    for feature in boundaries["features"]:
+        geometry = feature["geometry"]
+        polygons = geometry["coordinates"] if geometry["type"] == "MultiPolygon" else [geometry["coordinates"]]
+        xs: list[float | None] = []
+        ys: list[float | None] = []
+        for polygon in polygons:
+            for ring in polygon:
+                if xs:
+                    xs.append(None)
+                    ys.append(None)
+                xs += [point[0] for point in ring]
+                ys += [point[1] for point in ring]
+        rows.append({"plate": int(feature["properties"]["plate"]), "name": feature["properties"]["name"],
+                     "x": xs, "y": ys})
+    return pd.DataFrame(rows)
 
 
-def province_map_figure(frame: pd.DataFrame, points: pd.DataFrame, *, value: str, title: str,
-                        percent: bool = False) -> go.Figure:
-    """Provinces as points coloured and sized by `value` (frame has `subject` = plate code)."""
-    data = points.merge(frame[["subject", value]].rename(columns={"subject": "province"}), on="province", how="left")
+def _map_axes(figure: go.Figure) -> None:
+    figure.update_xaxes(range=LON_RANGE, visible=False, showgrid=False, zeroline=False)
+    figure.update_yaxes(range=LAT_RANGE, visible=False, showgrid=False, zeroline=False, scaleanchor="x",
+                        scaleratio=LAT_STRETCH)
+    figure.update_layout(height=MAP_HEIGHT, plot_bgcolor="#ffffff", hoverlabel={"align": "left"})
+
+
+def _province(path: Any, *, fill: str, hover: str, line: str = OUTLINE, width: float = 0.6,
+              **extra: Any) -> go.Scatter:
+    """One province as a filled shape; its hover is its text (Plotly shows a fill's text, not a template)."""
+    extra.setdefault("showlegend", False)
+    extra.setdefault("name", path.name)
+    return go.Scatter(x=path.x, y=path.y, mode="lines", fill="toself", fillcolor=fill,
+                      line={"color": line, "width": width}, hoveron="fills", text=hover, hoverinfo="text", **extra)
+
+
+def choropleth_figure(frame: pd.DataFrame, paths: pd.DataFrame, *, value: str, denominator: str, title: str,
+                      lang: str, kind: str, unit: str) -> go.Figure:
+    """Provinces coloured by `value` (frame: `subject` = plate); provinces without a value are drawn
+    hatched as "no data", never as 0. Hover: province, value and the count behind it."""
+    data = paths.merge(frame[["subject", value, denominator]].rename(columns={"subject": "plate"}), on="plate",
+                       how="left")
+    data[value] = pd.to_numeric(data[value], errors="coerce")
     shown = data.dropna(subset=[value])
-    figure = _base_map(points)
-    top = shown[value].max() if len(shown) else 1
-    labels = [f"{n}: {v:.1%}" if percent else f"{n}: {v:,.0f}" for n, v in zip(shown["provinceName"], shown[value], strict=True)]
-    figure.add_trace(go.Scatter(x=shown["lon"], y=shown["lat"], mode="markers", text=labels, hoverinfo="text",
-                                marker={"size": 8 + 22 * (shown[value] / top if top else 0), "color": shown[value],
-                                        "colorscale": "Reds", "showscale": True,
-                                        "colorbar": {"tickformat": PERCENT_TICKS if percent else ",.0f"}},
-                                showlegend=False))
-    return _layout(figure, title)
-
-
-def flow_map_figure(flows: pd.DataFrame, points: pd.DataFrame, *, title: str) -> go.Figure:
-    """Flows as lines between province points, width following the amount."""
-    figure = _base_map(points)
-    where = points.set_index("province")
-    top = flows["amount"].max() if len(flows) else 1
-    for flow in flows.itertuples():
-        a, b = where.loc[flow.buyerProvince], where.loc[flow.supplierProvince]
-        width = 1 + 9 * flow.amount / top
-        label = f"{flow.buyerProvinceName} → {flow.supplierProvinceName}: {flow.amount:,.0f} ({flow.contracts})"
-        if flow.buyerProvince == flow.supplierProvince:
-            figure.add_trace(go.Scatter(x=[a.lon], y=[a.lat], mode="markers", hoverinfo="text", text=[label],
-                                        marker={"size": 6 + 2 * width, "color": ACCENT, "opacity": 0.5},
-                                        showlegend=False))
+    low, high = (float(shown[value].min()), float(shown[value].max())) if len(shown) else (0.0, 1.0)
+    span = high - low or 1.0
+    colors = sample_colorscale(COLORSCALE, [(v - low) / span for v in shown[value]]) if len(shown) else []
+    color_of = dict(zip(shown["plate"], colors, strict=True))
+    # Traces are collected and handed to the figure at once: adding them one by one costs 4 times more.
+    traces = []
+    label, counted, first_missing = text(f"map_{value}", lang), text(f"count_{denominator}", lang), True
+    for path in data.itertuples():
+        if path.plate in color_of:
+            count = getattr(path, denominator)
+            hover = (f"<b>{path.name}</b><br>{label}: {value_text(getattr(path, value), lang, kind)}"
+                     f"<br>{counted}: {value_text(count, lang, 'number')}")
+            traces.append(_province(path, fill=color_of[path.plate], hover=hover))
         else:
-            figure.add_trace(go.Scatter(x=[a.lon, b.lon], y=[a.lat, b.lat], mode="lines", hoverinfo="text",
-                                        text=[label, label], line={"width": width, "color": ACCENT},
-                                        opacity=0.6, showlegend=False))
-    return _layout(figure, title)
+            traces.append(_province(path, fill=NO_DATA, hover=f"<b>{path.name}</b><br>{text('no_data', lang)}",
+                                    line="#b0b0b0", fillpattern={"shape": "/", "fgcolor": "#b8b8b8", "size": 6},
+                                    showlegend=first_missing, legendgroup="no-data",
+                                    name=text("no_data", lang) if first_missing else path.name))
+            first_missing = False
+    ticks = nice_ticks(low, high) if len(shown) else []
+    ticks = [t for t in ticks if low <= t <= high] or [low, high]
+    # An invisible marker per province carries the colour bar: a filled shape has no colour scale.
+    traces.append(go.Scatter(
+        x=[LON_RANGE[0]] * len(shown), y=[LAT_RANGE[0]] * len(shown), mode="markers", hoverinfo="skip",
+        showlegend=False, marker={"color": shown[value], "colorscale": COLORSCALE, "cmin": low,
+                                  "cmax": high, "opacity": 0, "size": 1, "showscale": True,
+                                  "colorbar": {"title": {"text": unit}, "tickvals": ticks, "thickness": 14,
+                                               "ticktext": [tick_label(t, lang, kind) for t in ticks]}}))
+    figure = go.Figure(traces)
+    _map_axes(figure)
+    return _layout(figure, title, lang)
 
 
-def heatmap_figure(frame: pd.DataFrame, *, value: str, title: str) -> go.Figure:
-    table = frame.pivot_table(index="provinceName", columns="sectorName", values=value, aggfunc="sum")
-    figure = go.Figure(go.Heatmap(z=table.values, x=table.columns, y=table.index, colorscale="Reds"))
-    figure.update_layout(height=max(400, 14 * len(table) + 120))
-    return _layout(figure, title)
+def _arc(a: tuple[float, float], b: tuple[float, float], steps: int = 16) -> tuple[list[float], list[float]]:
+    """A gentle curve from a to b, bending to the right of the direction of travel, so that the flows
+    A→B and B→A are two separate arcs."""
+    (x0, y0), (x1, y1) = a, b
+    cx, cy = (x0 + x1) / 2 + 0.18 * (y1 - y0), (y0 + y1) / 2 - 0.18 * (x1 - x0)
+    ts = [i / steps for i in range(steps + 1)]
+    xs = [(1 - t) ** 2 * x0 + 2 * (1 - t) * t * cx + t ** 2 * x1 for t in ts]
+    ys = [(1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t ** 2 * y1 for t in ts]
+    return xs, ys
 
 
-def distribution_figure(frame: pd.DataFrame, *, names: dict[str, str], title: str) -> go.Figure:
-    years = frame[frame["period"] != "all"].sort_values("period")
-    figure = go.Figure([go.Scatter(x=years["period"], y=years[column], mode="lines+markers", name=label)
-                        for column, label in names.items()])
-    figure.update_yaxes(type="log")
-    return _layout(figure, title)
+def flow_map_figure(flows: pd.DataFrame, points: pd.DataFrame, paths: pd.DataFrame, *, title: str, lang: str,
+                    selected: tuple[str | None, ...] = ()) -> go.Figure:
+    """Flows as arcs between provinces' representative points over their outlines, width following the
+    amount, an arrow at the supplier's end; flows within one province as circles; the selected provinces
+    highlighted."""
+    traces = []
+    chosen = {int(p) for p in selected if p}
+    first_chosen = True
+    for path in paths.itertuples():
+        if path.plate in chosen:
+            traces.append(_province(path, fill=HIGHLIGHT, hover=f"<b>{path.name}</b>", line="#9a6a00", width=1.2,
+                                    showlegend=first_chosen, legendgroup="selected",
+                                    name=text("selected_province", lang) if first_chosen else path.name))
+            first_chosen = False
+        else:
+            traces.append(_province(path, fill=LAND, hover=path.name))
+    where = points.set_index("province")
+    top = float(flows["amount"].max()) if len(flows) else 1.0
+    legend = {"between": True, "within": True}
+    # Arcs first, circles of flows within a province last, so that no arc hides a circle.
+    ordered = flows.assign(_within=flows["buyerProvince"] == flows["supplierProvince"]).sort_values("_within",
+                                                                                                     kind="stable")
+    for flow in ordered.itertuples():
+        a, b = where.loc[flow.buyerProvince], where.loc[flow.supplierProvince]
+        share = flow.amount / top if top else 0
+        label = (f"<b>{flow.buyerProvinceName} → {flow.supplierProvinceName}</b><br>"
+                 f"{text('amount', lang)}: {value_text(flow.amount, lang, 'money')}<br>"
+                 f"{text('contracts', lang)}: {value_text(flow.contracts, lang, 'number')}")
+        if flow.buyerProvince == flow.supplierProvince:
+            traces.append(go.Scatter(
+                x=[a.lon], y=[a.lat], mode="markers", hoverinfo="text", text=[label], legendgroup="within",
+                name=text("flow_within", lang), showlegend=legend.pop("within", False),
+                marker={"size": 8 + 30 * math.sqrt(share), "color": FLOW_WITHIN, "opacity": 0.85,
+                        "line": {"color": "#ffffff", "width": 1}}))
+        else:
+            xs, ys = _arc((a.lon, a.lat), (b.lon, b.lat))
+            width = 1 + 9 * share
+            traces.append(go.Scatter(
+                x=xs, y=ys, mode="lines+markers", hoverinfo="text", text=[label] * len(xs), opacity=0.75,
+                line={"width": width, "color": ACCENT}, legendgroup="between",
+                name=text("flow_between", lang), showlegend=legend.pop("between", False),
+                marker={"size": [0] * (len(xs) - 1) + [8 + width], "symbol": "arrow", "angleref": "previous",
+                        "color": ACCENT}))
+    figure = go.Figure(traces)
+    _map_axes(figure)
+    return _layout(figure, title, lang)
+
+
+def heatmap_figure(frame: pd.DataFrame, *, value: str, title: str, lang: str) -> go.Figure:
+    """Amounts by sector (rows, whose long names read across) and province (columns)."""
+    sector = "sectorName" if lang == "tr" or "sectorNameEn" not in frame else "sectorNameEn"
+    table = frame.pivot_table(index=sector, columns="provinceName", values=value, aggfunc="sum")
+    hover = [[f"{p} · {s}: {value_text(v, lang, 'money')}" for p, v in zip(table.columns, row, strict=True)]
+             for s, row in zip(table.index, table.values, strict=True)]
+    figure = go.Figure(go.Heatmap(z=table.values, x=table.columns, y=table.index, colorscale="Reds", text=hover,
+                                  hoverinfo="text", xgap=1, ygap=1,
+                                  colorbar={"title": {"text": text("amount", lang)},
+                                            **_ticks(table.values.ravel().tolist(), lang, "money")}))
+    figure.update_layout(height=max(400, 20 * len(table) + 160))
+    figure.update_xaxes(side="top", tickangle=-60)
+    figure.update_yaxes(autorange="reversed")  # sectors read from A to Z downwards
+    return _layout(figure, title, lang)

@@ -7,6 +7,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard import charts
 from dashboard.client import ApiClient
 from dashboard.settings import load_settings
 
@@ -62,6 +63,17 @@ def province_points() -> pd.DataFrame:
     """Each province's point, in the columns the map figures read."""
     return provinces().rename(columns={"plate": "province", "name": "provinceName", "latitude": "lat",
                                        "longitude": "lon"})[["province", "provinceName", "lat", "lon"]]
+
+
+def boundaries() -> dict[str, Any]:
+    """The provinces' boundaries (GeoJSON) and the credit to show with a map, from the free endpoint."""
+    return get(f"{PP}/provinces/boundaries")
+
+
+@st.cache_data(show_spinner=False)
+def province_paths() -> pd.DataFrame:
+    """The boundaries as the x/y paths the map figures draw, converted once per process."""
+    return charts.province_paths(boundaries())
 
 
 def price_index() -> tuple[dict[int, float], str]:

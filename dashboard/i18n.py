@@ -30,7 +30,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "cr4": ("CR4", "CR4"),
     "local_share_count": ("Yerel pay (sayı)", "Local share (count)"),
     "local_share_value": ("Yerel pay (tutar)", "Local share (value)"),
-    "vs_year_before": ("önceki yıla göre", "on the year before"),
     "latest_news": ("Son önemli haberler", "Latest important news"),
     "dimension": ("Kırılım", "Breakdown"),
     "subject": ("Konu", "Subject"),
@@ -119,7 +118,77 @@ LABELS: dict[str, tuple[str, str]] = {
     "stage_computing": ("istatistikler hesaplanıyor", "computing the statistics"),
     "stage_writing": ("kaydediliyor", "writing"),
     "stage_done": ("bitti", "done"),
+    "partial": ("kısmi yıl", "partial year"),
+    "partial_year_legend": ("Kısmi yıl: kaynakta eksik, tam yıllarla karşılaştırılamaz",
+                            "Partial year: incomplete in the source, not comparable with full years"),
+    "no_data": ("Veri yok", "No data"),
+    "map_year": ("Harita yılı", "Year on the map"),
+    "map_measure": ("Haritadaki gösterge", "Shown on the map"),
+    "map_title": ("{measure}, illere göre · {year}", "{measure} by province · {year}"),
+    "map_partial_note": ("{year} kaynakta kısmi bir yıl: değerler eksik kayıtlara dayanır ve tam yıllarla "
+                         "karşılaştırılmamalıdır.",
+                         "{year} is a partial year in the source: the values rest on incomplete records and "
+                         "should not be compared with full years."),
+    "map_all_note": ("Tüm yıllar bir arada: kaynakta kısmi olan yıllar ({years}) de dahildir.",
+                     "Every year pooled, the years partial in the source ({years}) included."),
+    "year_partial_option": ("{year} (kısmi)", "{year} (partial)"),
+    "map_singleBidShare": ("Tek teklifli pay", "Single-bid share"),
+    "map_averageDiscount": ("Ortalama indirim", "Average discount"),
+    "map_hhi": ("HHI", "HHI"),
+    "map_localShareCount": ("Yerel pay (sayı)", "Local share (count)"),
+    "map_localShareValue": ("Yerel pay (tutar)", "Local share (value)"),
+    "map_total": ("Doğrudan temin toplamı", "Direct procurement total"),
+    "map_median": ("Medyan alım tutarı", "Median purchase"),
+    "count_lotsWithBids": ("Teklif alan kısım", "Lots with bids"),
+    "count_contracts": ("Sözleşme", "Contracts"),
+    "count_purchases": ("Alım sayısı", "Purchases"),
+    "unit_share": ("%", "%"),
+    "unit_money": ("₺", "TRY"),
+    "unit_hhi": ("HHI (0–10.000)", "HHI (0–10,000)"),
+    "flows_map_title": ("Tutara göre en büyük {n} akış", "The {n} largest flows by amount"),
+    "sort_by": ("Sıralama", "Sort by"),
+    "selected_province": ("Seçili il", "Selected province"),
+    "flow_between": ("İller arası akış (kalınlık: tutar; ok: tedarikçi ili)",
+                     "Flow between provinces (width: amount; arrow: supplier's province)"),
+    "flow_within": ("İl içi akış (alıcı ve tedarikçi aynı ilde; büyüklük: tutar)",
+                    "Flow within a province (buyer and supplier in the same one; size: amount)"),
+    "direct_total": ("Doğrudan temin toplamı", "Direct procurement total"),
+    "headline_help": ("{year}, bu göstergede kaynağın eksiksiz kapsadığı son yıl. Kısmi yıllar ({partial}) "
+                      "karşılaştırmaya katılmaz.",
+                      "{year} is the latest year the source covers completely for this figure. Partial years "
+                      "({partial}) are not compared."),
+    "vs_year": ("{year} yılına göre", "on {year}"),
+    "no_comparison_partial": ("Değişim gösterilmiyor: {year} kaynakta kısmi bir yıl.",
+                              "No change shown: {year} is a partial year in the source."),
+    "no_comparison_missing": ("Değişim gösterilmiyor: {year} için değer yok.",
+                              "No change shown: there is no figure for {year}."),
+    "times_note": ("Saatler Türkiye saatiyle (TSİ, UTC+3).", "Times in Türkiye time (TRT, UTC+3)."),
+    "not_found_year": ("Bu gösterge için eksiksiz bir yıl yok.", "No complete year for this figure."),
 }
+
+# The API's field names as column headings of the tables on screen (a CSV keeps the API's names).
+FIELDS: dict[str, tuple[str, str]] = {
+    "dimension": ("Kırılım", "Breakdown"), "subject": ("Kod", "Code"), "subjectName": ("Ad", "Name"),
+    "subjectNameEn": ("Ad (İngilizce)", "Name (English)"), "period": ("Dönem", "Period"),
+    "tenders": ("İhale", "Tenders"), "singleBidShare": ("Tek teklifli pay", "Single-bid share"),
+    "singleBidShareSingleLot": ("Tek teklifli pay (tek kısımlı)", "Single-bid share (single lot)"),
+    "lotsWithBids": ("Teklif alan kısım", "Lots with bids"), "averageLots": ("Ortalama kısım", "Average lots"),
+    "averageDiscount": ("Ortalama indirim", "Average discount"), "contracts": ("Sözleşme", "Contracts"),
+    "firms": ("Firma", "Firms"), "cr1": ("CR1", "CR1"), "cr4": ("CR4", "CR4"), "cr10": ("CR10", "CR10"),
+    "hhi": ("HHI", "HHI"), "purchases": ("Alım", "Purchases"), "median": ("Medyan (TL)", "Median (TRY)"),
+    "mean": ("Ortalama (TL)", "Mean (TRY)"), "total": ("Toplam (TL)", "Total (TRY)"),
+    "p95": ("95. yüzdelik (TL)", "95th percentile (TRY)"), "p99": ("99. yüzdelik (TL)", "99th percentile (TRY)"),
+    "max": ("En büyük (TL)", "Largest (TRY)"), "largestShare": ("En büyüğün payı", "Share of the largest"),
+    "localShareCount": ("Yerel pay (sayı)", "Local share (count)"),
+    "localShareValue": ("Yerel pay (tutar)", "Local share (value)"),
+    "province": ("Plaka", "Plate"), "provinceName": ("İl", "Province"), "sector": ("Sektör kodu", "Sector id"),
+    "sectorName": ("Sektör", "Sector"), "sectorNameEn": ("Sektör (İngilizce)", "Sector (English)"),
+    "amount": ("Tutar (TL)", "Amount (TRY)"), "localAmount": ("Yerel tutar (TL)", "Local amount (TRY)"),
+    "otherAmount": ("Diğer tutar (TL)", "Other amount (TRY)"),
+}
+MONEY_FIELDS = frozenset({"median", "mean", "total", "p95", "p99", "max", "amount", "localAmount", "otherAmount"})
+SHARE_FIELDS = frozenset({"singleBidShare", "singleBidShareSingleLot", "averageDiscount", "cr1", "cr4", "cr10",
+                          "largestShare", "localShareCount", "localShareValue"})
 
 # The API's own values (dimensions, ranking methods) as a reader sees them in each language.
 OPTIONS: dict[str, tuple[str, str]] = {
@@ -144,23 +213,10 @@ def option_text(value: str, lang: str) -> str:
     return _in(OPTIONS[value], lang) if value in OPTIONS else value
 
 
+def field_text(name: str, lang: str) -> str:
+    """An API field as a column heading; unknown fields as they are."""
+    return _in(FIELDS[name], lang) if name in FIELDS else name
+
+
 def text(key: str, lang: str) -> str:
     return _in(LABELS[key], lang)
-
-
-def number(value: float | int | None, lang: str, *, digits: int = 0) -> str:
-    """Thousands grouped as people read them: 1.234.567 in Turkish, 1,234,567 in English."""
-    if value is None:
-        return "–"
-    formatted = f"{value:,.{digits}f}"
-    return formatted.translate(str.maketrans(",.", ".,")) if lang == "tr" else formatted
-
-
-def share(value: float | None, lang: str) -> str:
-    if value is None:
-        return "–"
-    return f"%{number(100 * value, lang, digits=1)}" if lang == "tr" else f"{number(100 * value, lang, digits=1)}%"
-
-
-def money(value: float | None, lang: str) -> str:
-    return "–" if value is None else f"{number(value, lang)} TL" if lang == "tr" else f"TRY {number(value, lang)}"

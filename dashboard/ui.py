@@ -9,9 +9,10 @@ from urllib.parse import quote
 import pandas as pd
 import streamlit as st
 
-from dashboard import data
+from dashboard import charts, data, years
 from dashboard.client import ApiError
-from dashboard.i18n import LANGUAGES, option_text, text
+from dashboard.formats import local_time, number, share, spreadsheet_safe
+from dashboard.i18n import LANGUAGES, MONEY_FIELDS, SHARE_FIELDS, field_text, option_text, text
 from dashboard.prices import in_prices_of, uncovered_years
 
 T = TypeVar("T")
@@ -20,6 +21,18 @@ SAFE_IN_URL = ":/?#@!$&'*+,;=%~-._"  # everything but spaces, brackets, quotes a
 # shortcodes, LaTeX) give a meaning to; CommonMark lets a backslash make any of them literal.
 MARKDOWN_MARKS = frozenset("\\`*_{}[]()#+-.!|<>~$:=^&\"'")
 SMALL_COUNT = 30  # below this many cases a share is flagged as fragile
+# A statistic that can be mapped by province: its endpoint, the count it rests on, how it is written
+# and the unit of its colour bar.
+MEASURES: dict[str, tuple[str, str, str, str]] = {
+    "singleBidShare": ("competition-indices", "lotsWithBids", "share", "unit_share"),
+    "averageDiscount": ("competition-indices", "lotsWithBids", "share", "unit_share"),
+    "hhi": ("concentration-indices", "contracts", "number", "unit_hhi"),
+    "localShareCount": ("localization-indices", "contracts", "share", "unit_share"),
+    "localShareValue": ("localization-indices", "contracts", "share", "unit_share"),
+    "total": ("direct-procurement-indices", "purchases", "money", "unit_money"),
+    "median": ("direct-procurement-indices", "purchases", "money", "unit_money"),
+}
+PLOTLY_CONFIG = {"displaylogo": False}
 
 
 def literal(value: str) -> str:
@@ -50,11 +63,12 @@ def t(key: str) -> str:
 
 
 def choose(label_key: str, options: list[str], *, name: str, labels: dict[str, str] | None = None,
-           default: str | None = None, sidebar: bool = True) -> str:
+           default: str | None = None, sidebar: bool = True, place: Any = None) -> str:
     """A select box whose choice lives in the URL (`?name=value`), so a view can be shared as a link."""
-    current = st.query_params.get(name, default if default is not None else options[0])
-    index = options.index(current) if current in options else 0
-    place = st.sidebar if sidebar else st
+    fallback = default if default in options else options[0]
+    current = st.query_params.get(name, fallback)
+    index = options.index(current) if current in options else options.index(fallback)
+    place = place or (st.sidebar if sidebar else st)
     shown = labels or {}
     value = place.selectbox(t(label_key), options, index=index, key=f"w_{name}",
                             format_func=lambda o: shown.get(o, option_text(o, lang())))
@@ -72,18 +86,57 @@ def guarded(read: Callable[[], T]) -> T:
         raise
 
 
+def _cell_format(column: str, values: pd.Series) -> Callable[[Any], str]:
+    """How a numeric column is written in the reader's language."""
+    if column in SHARE_FIELDS:
+        return lambda v: share(v, lang())
+    digits = 2 if column in MONEY_FIELDS or (values.dropna() % 1 != 0).any() and column != "hhi" else 0
+    return lambda v: number(v, lang(), digits=digits)
+
+
 def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = None) -> None:
-    shown = frame.rename(columns=columns) if columns else frame
-    # Grouped digits for people on screen; the CSV keeps plain numbers for spreadsheets.
-    numbers = {c: st.column_config.NumberColumn(format="localized") for c in shown.select_dtypes("number").columns}
-    st.dataframe(shown, hide_index=True, use_container_width=True, column_config=numbers)
-    st.download_button(t("download_csv"), shown.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
-                       mime="text/csv", key=f"csv_{name}")
+    """The items on screen, headed and written in the reader's language (1.234,56 / 1,234.56; shares
+    as percentages), and as a CSV that keeps plain numbers and, where no heading was given, the API's
+    field names for spreadsheets."""
+    exported = frame.rename(columns=columns) if columns else frame
+    headings = {c: (columns or {}).get(c) or field_text(c, lang()) for c in frame.columns}
+    shown = frame.copy()
+    for column in shown.select_dtypes("object").columns:
+        # A figure the API gives as null makes an object column of numbers: keep it a number column, so
+        # that it is written as one (Streamlit's grid still shows a null cell as its own "None").
+        values = shown[column].dropna()
+        if len(values) and values.map(lambda v: isinstance(v, int | float) and not isinstance(v, bool)).all():
+            shown[column] = pd.to_numeric(shown[column])
+        elif column.endswith("At"):  # an RFC 3339 time of the API (loadedAt, publishedAt) in Türkiye's time
+            shown[column] = shown[column].map(lambda v: local_time(v, lang()) if isinstance(v, str) else v)
+    if "dimension" in shown:
+        shown["dimension"] = shown["dimension"].map(lambda v: option_text(v, lang()))
+    if "period" in shown:
+        shown["period"] = shown["period"].map(lambda v: t("all_years") if v == "all" else v)
+    # A column with nothing in it (the subject code of Türkiye as a whole) says nothing on screen.
+    shown = shown.drop(columns=[c for c in shown.columns if shown[c].isna().all() and len(shown)])
+    shown = shown.rename(columns=headings)
+    # A Styler's text is what the grid shows, while sorting still uses the numbers underneath; the grid's
+    # own number formats would follow the browser's locale instead of the language chosen.
+    formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns if headings[c] in shown
+               and pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
+    st.dataframe(shown.style.format(formats, na_rep="–"), hide_index=True, width="stretch")
+    # Text from the API (a contractor's name, a problem's message) must not run as a formula in a spreadsheet.
+    csv = spreadsheet_safe(exported).to_csv(index=False).encode("utf-8")
+    st.download_button(t("download_csv"), csv, file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}")
 
 
 def few_cases_note(counts: pd.Series) -> None:
+    """Warn when a figure shown rests on few cases (a count of 0 has no figure to warn about)."""
+    counts = pd.to_numeric(counts, errors="coerce")
+    counts = counts[counts > 0]
     if len(counts) and counts.min() < SMALL_COUNT:
         st.caption(f"⚠ {t('few_cases')} ({t('count_behind')}: {int(counts.min())})")
+
+
+def name_column(frame: pd.DataFrame) -> str:
+    """The subjects' names in the reader's language, where the API gives both."""
+    return "subjectNameEn" if lang() == "en" and "subjectNameEn" in frame else "subjectName"
 
 
 def price_basis() -> int | None:
@@ -121,3 +174,70 @@ def index_view(endpoint: str, dimensions: list[str]) -> tuple[str, str | None, p
         st.info(t("no_items"))
         st.stop()
     return dimension, subject, frame
+
+
+def span_of(endpoint: str) -> years.Span | None:
+    """The complete years of an index endpoint, as the API's `/datasets` reports them."""
+    return years.complete_span(guarded(data.datasets), endpoint)
+
+
+def year_choice(endpoint: str, *, place: Any = None) -> str:
+    """The year picker (`?year=`): the release's years, newest first, partial ones marked, then every
+    year pooled; it opens on the latest complete year of the statistic."""
+    release = guarded(data.datasets)
+    span = years.complete_span(release, endpoint)
+    periods = [str(y) for y in range(2019, int(release.get("latestYear") or 2019) + 1)]
+    labels = {"all": t("all_years"),
+              **{p: t("year_partial_option").format(year=p) for p in years.partial_years(periods, span)}}
+    return choose("map_year", [*reversed(periods), "all"], name="year", labels=labels,
+                  default=years.default_year(periods, span), place=place)
+
+
+def year_notes(year: str, endpoint: str) -> None:
+    """Under a chart of one year: whether that year is partial, or which partial years a pooled figure holds."""
+    release = guarded(data.datasets)
+    span = years.complete_span(release, endpoint)
+    periods = [str(y) for y in range(2019, int(release.get("latestYear") or 2019) + 1)]
+    if year == "all":
+        st.caption(t("map_all_note").format(years=", ".join(years.partial_years(periods, span)) or "–"))
+    elif not years.is_complete(year, span):
+        st.warning(t("map_partial_note").format(year=year), icon="⚠️")
+
+
+def year_label(period: str, span: years.Span | None = None) -> str:
+    """A year as a title names it: every year pooled in words, a partial year marked as such."""
+    if period == "all":
+        return t("all_years")
+    return period if span is None or years.is_complete(period, span) else t("year_partial_option").format(year=period)
+
+
+def subject_label(dimension: str, subject: str | None) -> str:
+    """What the by-year charts are about: the subject picked, or Türkiye as a whole."""
+    if not subject:
+        return option_text("overall", lang())
+    return data.subject_options(dimension).get(subject, subject)
+
+
+def province_map(measures: list[str], *, base_year: int | None = None) -> str:
+    """The choropleth of an index page broken down by province, with its measure and year pickers,
+    the partial-year note and the boundaries' credit; returns the year chosen."""
+    left, right = st.columns(2)
+    measure = measures[0] if len(measures) == 1 else choose(
+        "map_measure", measures, name="measure", labels={m: t(f"map_{m}") for m in measures}, place=left)
+    endpoint, denominator, kind, unit = MEASURES[measure]
+    year = year_choice(endpoint, place=right)
+    frame = guarded(lambda: data.index(endpoint, "province", period=year))
+    if frame.empty:
+        frame = pd.DataFrame(columns=["subject", measure, denominator])
+    elif base_year is not None and kind == "money":
+        index, _ = guarded(data.price_index)
+        frame = in_prices_of(frame, [measure], index, base_year)
+    title = t("map_title").format(measure=t(f"map_{measure}"), year=year_label(year, span_of(endpoint)))
+    if base_year is not None and kind == "money":
+        title += f" · {t('real_in').format(year=base_year)}"
+    figure = charts.choropleth_figure(frame, data.province_paths(), value=measure, denominator=denominator,
+                                      title=title, lang=lang(), kind=kind, unit=t(unit))
+    st.plotly_chart(figure, width="stretch", config=PLOTLY_CONFIG)
+    year_notes(year, endpoint)
+    st.caption(guarded(data.boundaries)["attribution"])
+    return year

@@ -52,21 +52,21 @@ def test_every_page_renders_without_errors(live, page):
 def test_overview_shows_synthetic_badge_and_figures(live):
     app = run("views/overview.py")
     assert any("SENTETİK" in w.value for w in app.warning)
-    assert len(app.metric) == 4
+    assert len(app.metric) == 5
 
 
 def test_direct_amounts_in_real_terms(live):
     from dashboard.prices import real_factor
     from store.reference.prices import december_cpi
 
-    nominal = run("views/direct.py", lang="en").dataframe[0].value.set_index("period")
-    real = run("views/direct.py", lang="en", prices="2024").dataframe[0].value.set_index("period")
+    nominal = run("views/direct.py", lang="en").dataframe[0].value.set_index("Period")
+    real = run("views/direct.py", lang="en", prices="2024").dataframe[0].value.set_index("Period")
     for year in ("2019", "2022", "2024"):
-        assert real.loc[year, "total"] == pytest.approx(nominal.loc[year, "total"] * real_factor(december_cpi(), year, 2024))
-        assert real.loc[year, "median"] == pytest.approx(nominal.loc[year, "median"] * real_factor(december_cpi(), year, 2024))
-    assert real.loc["2019", "total"] > nominal.loc["2019", "total"]
-    assert pd.isna(real.loc["all", "total"])  # an all-years total has no single price level
-    assert real.loc["2024", "purchases"] == nominal.loc["2024", "purchases"]  # counts are not amounts
+        assert real.loc[year, "Total (TRY)"] == pytest.approx(nominal.loc[year, "Total (TRY)"] * real_factor(december_cpi(), year, 2024))
+        assert real.loc[year, "Median (TRY)"] == pytest.approx(nominal.loc[year, "Median (TRY)"] * real_factor(december_cpi(), year, 2024))
+    assert real.loc["2019", "Total (TRY)"] > nominal.loc["2019", "Total (TRY)"]
+    assert pd.isna(real.loc["All years", "Total (TRY)"])  # an all-years total has no single price level
+    assert real.loc["2024", "Purchases"] == nominal.loc["2024", "Purchases"]  # counts are not amounts
     captions = " ".join(c.value for c in run("views/direct.py", lang="en", prices="2024").caption)
     assert "December 2024 prices" in captions and "TÜİK" in captions
 
@@ -131,3 +131,129 @@ def test_api_values_in_pickers_are_shown_in_the_readers_language(live):
 def test_pooled_amounts_say_they_are_nominal(live, page):
     captions = " ".join(c.value for c in run(page, lang="en").caption)
     assert "nominal TRY" in captions and "Direct procurement" in captions
+
+
+def _api(live, path: str) -> dict:
+    import os
+
+    import requests
+
+    answer = requests.get(f"{live.url}{path}", headers={"Authorization": f"Bearer {os.environ['GOSTERGE_API_KEY']}"},
+                          timeout=10)
+    answer.raise_for_status()
+    return answer.json()
+
+
+def _by_period(live, endpoint: str, field: str) -> dict[str, float]:
+    items = _api(live, f"/v1/public-procurement/{endpoint}?dimension=overall&limit=200")["items"]
+    return {item["period"]: item[field] for item in items}
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_headline_figures_use_the_latest_complete_year(live, language):
+    from dashboard.formats import number, short_money
+
+    tenders = _by_period(live, "competition-indices", "tenders")
+    direct = _by_period(live, "direct-procurement-indices", "total")
+    assert max(p for p in tenders if p != "all") > "2024"  # the release holds partial years after 2024
+    metrics = {m.label: m for m in run("views/overview.py", lang=language).metric}
+    names = {"tr": ("İhale sayısı · 2024", "Doğrudan temin toplamı · 2025"),
+             "en": ("Tenders · 2024", "Direct procurement total · 2025")}[language]
+    assert set(names) <= set(metrics), list(metrics)
+    card = metrics[names[0]]
+    assert card.value == number(tenders["2024"], language)
+    assert card.delta == number(tenders["2024"] - tenders["2023"], language)  # 2023 and 2024 are complete
+    # 2024 is partial for direct procurement: the 2025 figure is shown without a change.
+    assert metrics[names[1]].value == short_money(direct["2025"], language)
+    assert not metrics[names[1]].delta
+    assert all("2025" not in label and "2026" not in label for label in metrics if label != names[1])
+
+
+def test_headline_figures_are_written_in_the_readers_conventions(live):
+    turkish = {m.label.split(" · ")[0]: m.value for m in run("views/overview.py", lang="tr").metric}
+    english = {m.label.split(" · ")[0]: m.value for m in run("views/overview.py", lang="en").metric}
+    assert turkish["Tek teklifli pay"].startswith("%") and "," in turkish["Tek teklifli pay"]
+    assert english["Single-bid share"].endswith("%") and "." in english["Single-bid share"]
+    assert turkish["Doğrudan temin toplamı"].endswith(" ₺") and "milyon" in turkish["Doğrudan temin toplamı"]
+    assert english["Direct procurement total"].startswith("TRY ") and "million" in english["Direct procurement total"]
+
+
+def test_map_year_opens_on_the_latest_complete_year_and_lives_in_the_url(live):
+    app = run("views/competition.py", lang="en", dimension="province")
+    assert not app.exception and not app.error
+    year = next(s for s in app.selectbox if s.label == "Year on the map")
+    assert year.value == "2024" and app.query_params["year"] in ("2024", ["2024"])
+    assert "2025 (partial)" in year.options
+    assert not [w for w in app.warning if "partial year" in w.value]
+    partial = run("views/competition.py", lang="en", dimension="province", year="2025", measure="hhi")
+    assert next(s for s in partial.selectbox if s.label == "Shown on the map").value == "hhi"
+    assert any("2025 is a partial year in the source" in w.value for w in partial.warning)
+    assert any("Natural Earth" in c.value for c in partial.caption)
+
+
+@pytest.mark.parametrize(("page", "query"), [
+    ("views/competition.py", {"dimension": "province"}),
+    ("views/direct.py", {"dimension": "province", "prices": "2024"}),
+    ("views/localization.py", {"dimension": "province", "year": "all"}),
+    ("views/localization.py", {"dimension": "sector"}),
+    ("views/flows.py", {"buyer": "6"}),
+])
+def test_map_pages_render_in_both_languages(live, page, query):
+    for language in ("tr", "en"):
+        app = run(page, lang=language, **query)
+        assert not app.exception, app.exception
+        assert not app.error, [e.value for e in app.error]
+
+
+def test_map_of_amounts_says_when_it_is_in_real_terms(live):
+    import json
+
+    def titles(app: AppTest) -> list[str]:
+        return [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in app.get("plotly_chart")]
+
+    nominal = titles(run("views/direct.py", lang="en", dimension="province", year="2024"))
+    real = titles(run("views/direct.py", lang="en", dimension="province", year="2024", prices="2024"))
+    assert real[0] == "Direct procurement total by province · 2024 (partial) · In December 2024 prices (real)"
+    assert nominal[0] == "Direct procurement total by province · 2024 (partial)"
+
+
+def test_news_times_are_in_turkiyes_time(live):
+    from dashboard.formats import local_time
+
+    first = _api(live, "/v1/finance-news/articles?limit=1")["items"][0]
+    captions = " ".join(c.value for c in run("views/news.py", lang="en").caption).replace("\\", "")
+    assert local_time(first["publishedAt"], "en") in captions
+    assert first["publishedAt"].replace("T", " ")[:16] not in captions
+
+
+def test_csv_download_quotes_cells_a_spreadsheet_would_run(monkeypatch):
+    from dashboard import ui
+
+    sent = {}
+    monkeypatch.setattr(ui.st, "dataframe", lambda *args, **kwargs: None)
+    monkeypatch.setattr(ui.st, "download_button", lambda label, data, **kwargs: sent.update(data=data))
+    ui.table(pd.DataFrame({"name": ["=HYPERLINK(\"http://evil\")", "@SUM(A1)"], "amount": [-1.5, 2.0]}), name="x")
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(sent["data"].decode("utf-8"))))
+    assert rows[1:] == [["'=HYPERLINK(\"http://evil\")", "-1.5"], ["'@SUM(A1)", "2.0"]]
+
+
+def test_tables_are_written_in_the_readers_language(monkeypatch):
+    from dashboard import ui
+
+    shown = {}
+    monkeypatch.setattr(ui.st, "dataframe", lambda data, **kwargs: shown.update(data=data))
+    monkeypatch.setattr(ui.st, "download_button", lambda *args, **kwargs: None)
+    monkeypatch.setattr(ui, "lang", lambda: "tr")
+    frame = pd.DataFrame({"period": ["2024", "all"], "subject": [None, None],
+                          "singleBidShare": pd.Series([0.4, None], dtype=object), "total": [1234567.891, 2.0],
+                          "loadedAt": ["2026-09-15T21:00:00Z", None]})
+    ui.table(frame, name="x")
+    html = shown["data"].to_html()
+    assert "%40,0" in html and "1.234.567,89" in html and "16.09.2026 00:00" in html and "Tüm yıllar" in html
+    # A column of figures holding a null (an object column from the API's JSON) is still written as figures.
+    assert "%40,0" in html
+    assert list(shown["data"].data.columns) == ["Dönem", "Tek teklifli pay", "Toplam (TL)", "loadedAt"]
+    assert shown["data"].data["Tek teklifli pay"].dtype.kind == "f"  # still numbers underneath, for sorting

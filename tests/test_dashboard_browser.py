@@ -49,27 +49,89 @@ def dashboard(loaded_app, make_key, tmp_path):
             server.wait(10)
 
 
-def test_every_page_in_chromium(dashboard, tmp_path):
+# Every page address, and the map pages with a province breakdown; (address, query) pairs.
+VIEWS = [(name, "") for name in PAGES] + [("overview", ""), ("competition", "dimension=province"),
+                                          ("direct", "dimension=province"), ("competition", "dimension=province&year=2025"),
+                                          ("supply-flows", "buyer=6")]
+MAPS = {("competition", "dimension=province"), ("direct", "dimension=province"), ("local-suppliers", ""),
+        ("competition", "dimension=province&year=2025"), ("supply-flows", "buyer=6")}
+# The provinces' filled shapes inside the plot area (the legend draws fills of its own).
+PROVINCE_FILLS = '.js-plotly-plot .cartesianlayer .scatterlayer path.js-fill'
+
+
+def _settle(page) -> None:  # noqa: ANN001
+    page.wait_for_selector("h1", timeout=60_000)
+    page.wait_for_function(DONE, timeout=60_000)
+    page.wait_for_timeout(700)
+
+
+def _screenshot(page, path: Path) -> None:  # noqa: ANN001
+    """The whole page: Streamlit scrolls inside its own container, so the window is made as tall as it."""
+    height = page.evaluate("Math.max(...[...document.querySelectorAll('[data-testid=stMain], section')]"
+                           ".map(e => e.scrollHeight))")
+    page.set_viewport_size({"width": 1400, "height": min(max(1100, height), 8000)})
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 1100})
+    assert path.stat().st_size > 10_000, f"{path.name}: empty screenshot"
+
+
+def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
+    """Every page, in Turkish and English, with every request outside the dashboard's and the API's
+    addresses blocked: the maps draw the 81 provinces from the API's boundaries, nothing leaves the machine."""
     from playwright.sync_api import sync_playwright
 
-    dashboard, _ = dashboard
+    dashboard, api = dashboard
     shots = Path(os.environ.get("GOSTERGE_SCREENSHOT_DIR", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
+    ours = (dashboard, api, dashboard.replace("http", "ws", 1), "data:", "blob:")
+    outside: list[str] = []
+
+    def only_ours(route) -> None:  # noqa: ANN001
+        if route.request.url.startswith(ours):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
         page = browser.new_page(viewport={"width": 1400, "height": 1100})
-        for name in PAGES:
-            page.goto(f"{dashboard}/{name}?lang=en")
-            page.wait_for_selector("h1", timeout=60_000)
-            # Streamlit shows a running indicator until the script has finished.
-            page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
-            page.wait_for_timeout(500)
-            assert page.locator('[data-testid="stException"]').count() == 0, f"{name}: an exception is shown"
-            assert "Traceback" not in page.content(), f"{name}: a traceback is shown"
-            assert page.get_by_text("Page not found").count() == 0, f"{name}: the link does not name a page"
-            page.screenshot(path=str(shots / f"{name or 'overview'}.png"), full_page=True)
-            assert (shots / f"{name or 'overview'}.png").stat().st_size > 10_000, f"{name}: empty screenshot"
+        page.route("**/*", only_ours)
+        page.on("websocket", lambda socket: None if socket.url.startswith(ours) else outside.append(socket.url))
+        for language in ("tr", "en"):
+            for name, query in VIEWS:
+                page.goto(f"{dashboard}/{name}?lang={language}" + (f"&{query}" if query else ""))
+                _settle(page)
+                where = f"{language} /{name}?{query}"
+                assert page.locator('[data-testid="stException"]').count() == 0, f"{where}: an exception is shown"
+                assert "Traceback" not in page.content(), f"{where}: a traceback is shown"
+                assert page.get_by_text("Page not found").count() == 0, f"{where}: the link does not name a page"
+                assert page.title().endswith(" · Gösterge"), f"{where}: tab title {page.title()!r}"
+                # The developer's menu and the deploy button are not a reader's.
+                assert page.locator('[data-testid="stMainMenu"], [data-testid="stAppDeployButton"]').count() == 0
+                if (name, query) in MAPS:
+                    # Plotly draws after Streamlit reports the run done: wait for the shapes rather than count once.
+                    page.wait_for_function(f"document.querySelectorAll('{PROVINCE_FILLS}').length >= 81",
+                                           timeout=30_000)
+                    plot = page.locator(".js-plotly-plot").first
+                    assert plot.locator(".cartesianlayer .scatterlayer path.js-fill").count() == 81, where
+                    assert plot.locator(".legend").count() == 1, f"{where}: the map has no legend"
+                    if name != "supply-flows":
+                        unit = plot.locator(".colorbar .cbtitle text").text_content()
+                        assert unit in ("%", "₺", "TRY", "HHI (0–10.000)", "HHI (0–10,000)"), f"{where}: {unit!r}"
+                    assert page.get_by_text("Natural Earth", exact=False).count() >= 1, f"{where}: no credit"
+                if name == "competition":
+                    partial = {"tr": "Kısmi yıl", "en": "Partial year"}[language]
+                    assert page.locator(".legend", has_text=partial).count() >= 1, f"{where}: partial years unmarked"
+                    if "province" in query:
+                        assert "year=" in page.url, f"{where}: the map year is not in the address"
+                _screenshot(page, shots / f"{language}-{name or 'root'}{'-' + query.replace('&', '-') if query else ''}.png")
+        icon = page.locator("link[rel~='icon']").first.get_attribute("href") or ""
+        # The product's icon is served from Streamlit's media files; Streamlit's own is ./favicon.png.
+        assert "/media/" in icon and icon.endswith(".png"), f"not the product's favicon: {icon}"
         browser.close()
+    assert outside == [], f"requests left the machine: {outside[:5]}"
 
 
 HOSTILE = "<script>alert(1)</script> **bold** [click](javascript:alert(2)) ![x](http://127.0.0.1:9/t.png) :red[red]"

@@ -8,7 +8,8 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.client import ApiError
-from dashboard.ui import t, table
+from dashboard.formats import number
+from dashboard.ui import lang, t, table
 
 POLL_SECONDS = 1.0
 STATUS_URL = "upload_status_url"
@@ -29,14 +30,14 @@ def follow_upload(client, key: str, status_url: str) -> None:  # noqa: ANN001
             job = client.get(status_url, key=key)
             if job["status"] != "running":
                 break
-            items = f" ({job['itemsWritten']:,})" if job["itemsWritten"] else ""
+            items = f" ({number(job['itemsWritten'], lang())})" if job["itemsWritten"] else ""
             box.update(label=f"{t('uploading')} {t('stage_' + job['stage'])}{items}")
             time.sleep(POLL_SECONDS)
         box.update(label=t("stage_done"), state="complete" if job["status"] == "loaded" else "error")
     st.session_state.pop(STATUS_URL, None)
     if job["status"] == "loaded":
         release = job["release"]
-        st.success(f"{t('uploaded')}: {release['release']} ({release['rows']} {t('rows').lower()})")
+        st.success(f"{t('uploaded')}: {release['release']} ({number(release['rows'], lang())} {t('rows').lower()})")
         st.cache_data.clear()
     else:
         show_problem(job["problem"] or {})

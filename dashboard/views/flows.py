@@ -1,9 +1,9 @@
-"""Supply flows: lines between provinces whose width follows the value, with the table beside them."""
+"""Supply flows: arcs between provinces over their outlines, width following the value, with the table."""
 
 import streamlit as st
 
 from dashboard import charts, data
-from dashboard.ui import choose, guarded, t, table
+from dashboard.ui import PLOTLY_CONFIG, choose, guarded, lang, t, table
 
 st.title(t("flows"))
 st.caption(t("pooled_nominal"))
@@ -17,9 +17,11 @@ if frame.empty:
     st.info(t("no_items"))
     st.stop()
 shown = frame.head(top_n)
-left, right = st.columns([3, 2])
-left.plotly_chart(charts.flow_map_figure(shown, data.province_points(), title=t("flows")), use_container_width=True)
-with right:
-    table(shown[["buyerProvinceName", "supplierProvinceName", "contracts", "amount"]], name="supply-flows",
-          columns={"buyerProvinceName": t("buyer_province"), "supplierProvinceName": t("supplier_province"),
-                   "contracts": t("contracts"), "amount": t("amount")})
+st.plotly_chart(charts.flow_map_figure(shown, data.province_points(), data.province_paths(),
+                                       title=t("flows_map_title").format(n=len(shown)),
+                                       lang=lang(), selected=(buyer, supplier)),
+                width="stretch", config=PLOTLY_CONFIG)
+st.caption(guarded(data.boundaries)["attribution"])
+table(shown[["buyerProvinceName", "supplierProvinceName", "contracts", "amount"]], name="supply-flows",
+      columns={"buyerProvinceName": t("buyer_province"), "supplierProvinceName": t("supplier_province"),
+               "contracts": t("contracts"), "amount": t("amount")})

@@ -3,23 +3,38 @@
 import streamlit as st
 
 from dashboard import charts, data
-from dashboard.ui import choose, few_cases_note, guarded, t, table
+from dashboard.ui import (
+    PLOTLY_CONFIG,
+    choose,
+    few_cases_note,
+    guarded,
+    lang,
+    name_column,
+    province_map,
+    t,
+    table,
+    year_choice,
+    year_label,
+    year_notes,
+)
 
 st.title(t("localization"))
 dimension = choose("dimension", ["province", "sector", "overall"], name="dimension")
-period = choose("period", ["all", *[str(y) for y in range(2019, 2031)]], name="period",
-                labels={"all": t("all_years")})
+if dimension == "province":
+    period = province_map(["localShareValue", "localShareCount"])
+else:
+    period = year_choice("localization-indices")
+    year_notes(period, "localization-indices")
 frame = guarded(lambda: data.index("localization-indices", dimension, period=period))
 if frame.empty:
     st.info(t("no_items"))
     st.stop()
-if dimension == "province":
-    st.plotly_chart(charts.province_map_figure(frame, data.province_points(), value="localShareValue",
-                                               title=t("local_share_value"), percent=True), use_container_width=True)
 left, right = st.columns(2)
-left.plotly_chart(charts.ranked_bar_figure(frame, value="localShareCount", label="subjectName",
-                                           title=t("local_share_count"), percent=True), use_container_width=True)
-right.plotly_chart(charts.ranked_bar_figure(frame, value="localShareValue", label="subjectName",
-                                            title=t("local_share_value"), percent=True), use_container_width=True)
+left.plotly_chart(charts.ranked_bar_figure(frame, value="localShareCount", label=name_column(frame),
+                                           title=f"{t('local_share_count')} · {year_label(period)}", lang=lang(), kind="share"),
+                  width="stretch", config=PLOTLY_CONFIG)
+right.plotly_chart(charts.ranked_bar_figure(frame, value="localShareValue", label=name_column(frame),
+                                            title=f"{t('local_share_value')} · {year_label(period)}", lang=lang(), kind="share"),
+                   width="stretch", config=PLOTLY_CONFIG)
 few_cases_note(frame["contracts"])
-table(frame, name=f"localization-{dimension}-{period}")
+table(frame, name=f"localization-{dimension}-{year_label(period)}")

@@ -5,6 +5,7 @@ from datetime import date
 import streamlit as st
 
 from dashboard import data
+from dashboard.formats import local_time
 from dashboard.ui import guarded, lang, literal, safe_url, t
 
 st.title(t("news"))
@@ -54,12 +55,12 @@ for cursor in st.session_state.news_cursors:
     page = guarded(lambda cursor=cursor: data.get("/v1/finance-news/articles", params + ((("cursor", cursor),) if cursor else ())))
     articles += page["items"]
     total, next_cursor = page["total"], page["next_cursor"]
-st.caption(f"{len(articles)} / {total}")
+st.caption(f"{len(articles)} / {total} · {t('times_note')}")
 for article in articles:
     with st.container(border=True):
         title, summary = (article["titleTr"], article["summaryTr"]) if lang() == "tr" else (article["titleEn"], article["summaryEn"])
         st.markdown(f"**{literal(title)}**")
-        st.caption(literal(f"{article['sourceName']} · {article['publishedAt'].replace('T', ' ')[:16]} · "
+        st.caption(literal(f"{article['sourceName']} · {local_time(article['publishedAt'], lang())} · "
                            f"{article['category']} · {t('sentiment')}: {article['sentiment']} · "
                            f"{t('importance')}: {'★' * article['importance']}"))
         st.markdown(literal(summary))

@@ -1,36 +1,47 @@
-"""Overview: the release served, its datasets, headline figures against the year before, latest news."""
+"""Overview: the release served, its datasets, headline figures of complete years, latest news."""
 
 import streamlit as st
 
-from dashboard import data
-from dashboard.i18n import number, share
+from dashboard import data, years
+from dashboard.formats import local_time, number, points, share, short_money
 from dashboard.ui import guarded, lang, link, literal, t
+
+# (endpoint, field, label, how the value and its change are written, whether a fall is good news)
+HEADLINES = (
+    ("competition-indices", "tenders", "tenders", number, number, "normal"),
+    ("competition-indices", "singleBidShare", "single_bid_share", share, points, "inverse"),
+    ("competition-indices", "averageDiscount", "average_discount", share, points, "normal"),
+    ("concentration-indices", "hhi", "hhi", number, number, "inverse"),
+    ("direct-procurement-indices", "total", "direct_total", short_money, short_money, "off"),
+)
+ROW = 3  # cards in a row: five in one row cut the amounts short
 
 st.title(t("overview"))
 release = guarded(data.datasets)
 if release["synthetic"]:
     st.warning(t("synthetic_badge"))
-st.caption(f"{t('release')}: {release['release']} · {t('loaded_at')}: {release['loadedAt']}")
+st.caption(f"{t('release')}: {release['release']} · {t('loaded_at')}: {local_time(release['loadedAt'], lang())} "
+           f"· {t('times_note')}")
 
 st.subheader(t("headline_figures"))
-competition = guarded(lambda: data.index("competition-indices", "overall"))
-concentration = guarded(lambda: data.index("concentration-indices", "overall"))
-years = sorted(p for p in competition["period"] if p != "all")
-latest = years[-1] if years else None
-if latest:
-    before = str(int(latest) - 1)
-    columns = st.columns(4)
-    for column, frame, field, label, fmt in (
-        (columns[0], competition, "tenders", "tenders", lambda v: number(v, lang())),
-        (columns[1], competition, "singleBidShare", "single_bid_share", lambda v: share(v, lang())),
-        (columns[2], competition, "averageDiscount", "average_discount", lambda v: share(v, lang())),
-        (columns[3], concentration, "hhi", "hhi", lambda v: number(v, lang())),
-    ):
-        now, then = (frame.loc[frame["period"] == p, field] for p in (latest, before))
-        value = now.iloc[0] if len(now) else None
-        delta = value - then.iloc[0] if value is not None and len(then) and then.iloc[0] is not None else None
-        column.metric(f"{t(label)} {latest}", fmt(value), fmt(delta) if delta is not None else None,
-                      help=t("vs_year_before"))
+periods = [str(y) for y in range(2019, int(release.get("latestYear") or 2019) + 1)]
+columns = [c for _ in range(0, len(HEADLINES), ROW) for c in st.columns(ROW)]
+for column, (endpoint, field, label, fmt, change, good) in zip(columns, HEADLINES, strict=False):
+    frame = guarded(lambda endpoint=endpoint: data.index(endpoint, "overall"))
+    span = years.complete_span(release, endpoint)
+    figure = years.headline(frame, field, span)
+    partial = ", ".join(years.partial_years(periods, span)) or "–"
+    if figure.year is None:
+        column.metric(t(label), "–", help=t("not_found_year"))
+        continue
+    before = str(int(figure.year) - 1)
+    note = (t("vs_year").format(year=before) if figure.delta is not None
+            else t("no_comparison_partial" if not years.is_complete(before, span) else "no_comparison_missing")
+            .format(year=before))
+    column.metric(f"{t(label)} · {figure.year}", fmt(figure.value, lang()),
+                  change(figure.delta, lang()) if figure.delta is not None else None, delta_color=good,
+                  help=f"{t('headline_help').format(year=figure.year, partial=partial)} {note}")
+    column.caption(note)
 
 st.subheader(t("datasets"))
 for entry in release["datasets"]:
@@ -41,5 +52,6 @@ st.subheader(t("latest_news"))
 news = guarded(lambda: data.get("/v1/finance-news/articles", (("minImportance", 4), ("limit", 5))))
 for article in news["items"]:
     title = article["titleTr"] if lang() == "tr" else article["titleEn"]
-    st.markdown(f"- {link(title, article['url'])} · {literal(article['sourceName'])} · {article['publishedAt'][:10]}")
+    st.markdown(f"- {link(title, article['url'])} · {literal(article['sourceName'])} · "
+                f"{local_time(article['publishedAt'], lang(), with_time=False)}")
 st.caption(t("machine_written"))
