@@ -62,14 +62,20 @@ def _rate(value: Any) -> str:
 
 NEW_KEY_FIELDS = [
     Field("apis", {"type": "array", "items": {"type": "string", "enum": ["finance-news", "public-procurement"]},
-                   "minItems": 1}, api_names, required=True),
-    Field("credits", {"type": "integer", "minimum": 0, "maximum": 10**12}, whole_number(0, 10**12), required=True),
-    Field("rate", {"type": "string", "description": "e.g. 60/minute"}, _rate),
-    Field("expiresInDays", {"type": "integer", "minimum": 1, "maximum": 3650}, whole_number(1, 3650)),
-    Field("admin", {"type": "boolean"}, boolean, default=False),
-    Field("label", {"type": "string", "maxLength": 200}, text(200), default=""),
+                   "minItems": 1, "description": "The APIs the key may call."}, api_names, required=True),
+    Field("credits", {"type": "integer", "minimum": 0, "maximum": 10**12,
+                      "description": "Credits to start with; a paid answer costs 1."}, whole_number(0, 10**12),
+          required=True),
+    Field("rate", {"type": "string", "description": "Rate limit, e.g. `60/minute`; default: the server's default "
+                   "rate."}, _rate),
+    Field("expiresInDays", {"type": "integer", "minimum": 1, "maximum": 3650,
+                            "description": "Days until the key stops working; default: never."}, whole_number(1, 3650)),
+    Field("admin", {"type": "boolean", "description": "Whether the key may call /v1/admin."}, boolean, default=False),
+    Field("label", {"type": "string", "maxLength": 200, "description": "Free text to recognise the key by."}, text(200),
+          default=""),
 ]
-CREDIT_FIELDS = [Field("credits", {"type": "integer", "minimum": 1, "maximum": 10**12}, whole_number(1, 10**12),
+CREDIT_FIELDS = [Field("credits", {"type": "integer", "minimum": 1, "maximum": 10**12,
+                                   "description": "Credits to add to the key."}, whole_number(1, 10**12),
                        required=True)]
 
 
