@@ -278,6 +278,8 @@ for _name in list(ITEMS):
 
 SCHEMAS["PriceIndexPage"]["properties"]["source"] = text("The publisher's series the index is taken from.")
 SCHEMAS["PriceIndexPage"]["required"].append("source")
+POSITION = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+POLYGON = {"type": "array", "items": {"type": "array", "items": POSITION, "minItems": 4}}
 SCHEMAS["ProvinceBoundaries"] = obj({
     "type": text("GeoJSON object type.", enum=["FeatureCollection"]),
     "attribution": text("The credit to show with a map drawn from these boundaries."),
@@ -288,8 +290,8 @@ SCHEMAS["ProvinceBoundaries"] = obj({
         "geometry": prop("The province's outline, longitude-latitude pairs in degrees (WGS 84).", obj({
             "type": text("GeoJSON geometry type.", enum=["Polygon", "MultiPolygon"]),
             "coordinates": prop("Rings of [longitude, latitude] positions (Polygon), or a list of such polygons "
-                                "(MultiPolygon); exterior rings run clockwise.", type="array",
-                                items={"type": "array", "items": {"type": "array"}})})),
+                                "(MultiPolygon); exterior rings run clockwise.",
+                                oneOf=[POLYGON, {"type": "array", "items": POLYGON}])})),
     }, description="One province's boundary.")),
 }, description="The provinces' boundaries as a GeoJSON FeatureCollection.")
 

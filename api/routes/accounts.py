@@ -239,6 +239,9 @@ describe_paths({
     "/v1/accounts/{request_id}": {"get": {
         "operationId": "poll_request", "tags": ["Accounts"], "security": [],
         "summary": "Poll a request: 202 pending, 200 with the key once, then 410",
+        "description": "The `poll_url` of the sign-up answer. While the owner has not decided: 202. After "
+                       "approval the first poll gets the key (200), and every later one 410, as after a refusal "
+                       "or once the request has expired. Answers are `Cache-Control: no-store`.",
         "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "string"}}, TOKEN],
         "responses": {
             "200": {"description": "Approved: the key, shown this once", "content": {"application/json": {"schema": {
@@ -261,6 +264,9 @@ describe_paths({
         method: {
             "operationId": f"decision_{method}", "tags": ["Accounts"], "security": [],
             "summary": "The page behind the e-mail's links (HTML): its button approves or refuses once",
+            "description": ("Opening the link (GET) only shows the page, so a mail scanner that follows links "
+                            "decides nothing." if method == "get" else
+                            "The page's button: approves or refuses the request, once."),
             "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "string"}},
                            *([TOKEN, {"name": "action", "in": "query", "required": True,
                                       "schema": {"type": "string", "enum": ["approve", "refuse"]}}]
