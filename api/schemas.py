@@ -366,19 +366,18 @@ SCHEMAS["Problem"] = obj({
     description="An RFC 9457 problem document.")
 
 
-def _problem_with(description: str, status: int, required: list[str]) -> dict[str, Any]:
-    return {"allOf": [{"$ref": "#/components/schemas/Problem"},
-                      {"type": "object", "required": ["status", *required],
-                       "properties": {"status": prop("The HTTP status code.", const=status)}}],
+def _problem_with(description: str, required: list[str]) -> dict[str, Any]:
+    # No `const` on `status`: client generators cannot merge it with the integer of Problem.
+    return {"allOf": [{"$ref": "#/components/schemas/Problem"}, {"type": "object", "required": required}],
             "description": description}
 
 
 # The problems whose extra fields are always there (decisions.md, "400 body", "402 body", "429 body").
 STATUS_PROBLEMS = {
-    400: ("InvalidParametersProblem", _problem_with("400: `errors` lists every bad parameter.", 400, ["errors"])),
-    402: ("PaymentRequiredProblem", _problem_with("402: the cost and where to buy credits.", 402,
+    400: ("InvalidParametersProblem", _problem_with("400: `errors` lists every bad parameter.", ["errors"])),
+    402: ("PaymentRequiredProblem", _problem_with("402: the cost and where to buy credits.",
                                                   ["credits_required", "upgrade_url"])),
-    429: ("RateLimitedProblem", _problem_with("429: how long to wait, and a larger plan.", 429,
+    429: ("RateLimitedProblem", _problem_with("429: how long to wait, and a larger plan.",
                                               ["retry_after", "upgrade_url"])),
 }
 for _name, _schema in STATUS_PROBLEMS.values():
