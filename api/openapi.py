@@ -81,7 +81,7 @@ Headlines and summaries are machine-written from the original document, which is
 
 def _parameter(param, location: str = "query", required: bool = False) -> dict[str, Any]:  # noqa: ANN001
     return {"name": param.name, "in": location, "required": required, "description": param.description,
-            "schema": param.schema}
+            "schema": param.document_schema()}
 
 
 def _headers(names: dict[str, tuple[str, str]]) -> dict[str, Any]:

@@ -144,3 +144,53 @@ def test_openapi_problem_examples_name_this_servers_problem_base(make_app):
     example = doc["paths"]["/v1/finance-news/articles"]["get"]["responses"]["401"]["content"][
         "application/problem+json"]["examples"]["unauthorized"]["value"]
     assert example["type"] == "https://errors.test/p/unauthorized"
+
+
+def _parameter_schema(doc, path: str, name: str) -> dict:  # noqa: ANN001
+    operation = doc["paths"][path]["get"]
+    return next(p["schema"] for p in operation["parameters"] if p["name"] == name)
+
+
+def test_openapi_period_lists_the_years_of_the_release_served(app, demo_release):
+    from loaders.procurement.load import load_release
+
+    path = "/v1/public-procurement/competition-indices"
+    assert _parameter_schema(_document(app), path, "period")["enum"] == ["2019", "all"]
+    from store.db import session_scope
+    from store.releases import get_active_release
+
+    load_release(demo_release, app.extensions["gosterge.sessions"])
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        latest = get_active_release(session).latest_year
+    years = _parameter_schema(_document(app), path, "period")["enum"]
+    assert years == [str(y) for y in range(2019, latest + 1)] + ["all"]
+
+
+def test_openapi_listed_values_are_all_accepted(loaded_app, auth):
+    """What positive_data_acceptance in .ci/run relies on: every value the schema lists is answered 200,
+    and the first year after the release is not listed (it is a 400)."""
+    client = loaded_app.test_client()
+    doc = _document(loaded_app)
+    cases = [("/v1/public-procurement/province-sectors", "province"), ("/v1/public-procurement/province-sectors", "sector"),
+             ("/v1/public-procurement/supply-flows", "supplierProvince"),
+             ("/v1/public-procurement/competition-indices", "period")]
+    for path, name in cases:
+        values = _parameter_schema(doc, path, name)["enum"]
+        assert len(values) > 2
+        for value in values:
+            response = client.get(path, query_string={name: value, "limit": 1}, headers=auth)
+            assert response.status_code == 200, (path, name, value, response.get_json())
+    periods = _parameter_schema(doc, "/v1/public-procurement/competition-indices", "period")["enum"]
+    after = str(int(periods[-2]) + 1)
+    assert after not in periods
+    assert client.get(f"/v1/public-procurement/competition-indices?period={after}", headers=auth).status_code == 400
+
+
+@pytest.mark.parametrize(("path", "name", "good", "bad"), [
+    ("/v1/finance-news/articles", "source", "fed,resmi-gazete", "fed,,ecb"),
+    ("/v1/finance-news/articles", "country", "US,tr", "USA"),
+    ("/v1/finance-news/articles", "cursor", "abc_-9", "abc="),
+])
+def test_openapi_patterns_describe_the_documented_forms(app, path, name, good, bad):
+    pattern = re.compile(_parameter_schema(_document(app), path, name)["pattern"])
+    assert pattern.search(good) and not pattern.search(bad)

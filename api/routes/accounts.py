@@ -210,12 +210,14 @@ def _problems(*statuses: int) -> dict[str, Any]:
     return {str(s): problem_response(s) for s in statuses}
 
 
-REQUEST_ID_PROPERTY = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$", "description": "The request's id."}
+REQUEST_ID_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"}
+REQUEST_ID_PROPERTY = {**REQUEST_ID_SCHEMA, "description": "The request's id."}
 PENDING = {"type": "string", "enum": ["pending"], "description": "Waiting for the mailbox owner's decision."}
 EXPIRES_AT = {"type": "string", "format": "date-time",
               "description": "When the request expires unless decided (RFC 3339, UTC)."}
 HTML = {"content": {"text/html": {"schema": {"type": "string"}}}}
-TOKEN = {"name": "token", "in": "query", "required": True, "schema": {"type": "string"},
+TOKEN = {"name": "token", "in": "query", "required": True,
+         "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"},
          "description": "The secret of the link or `poll_url`."}
 describe_paths({
     "/v1/accounts": {"post": {
@@ -242,7 +244,8 @@ describe_paths({
         "description": "The `poll_url` of the sign-up answer. While the owner has not decided: 202. After "
                        "approval the first poll gets the key (200), and every later one 410, as after a refusal "
                        "or once the request has expired. Answers are `Cache-Control: no-store`.",
-        "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "string"}}, TOKEN],
+        "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": REQUEST_ID_SCHEMA,
+                        "description": "The request's id, from the sign-up answer."}, TOKEN],
         "responses": {
             "200": {"description": "Approved: the key, shown this once", "content": {"application/json": {"schema": {
                 "type": "object", "required": ["id", "status", "key", "apis", "credits", "key_expires_at"],
@@ -267,12 +270,13 @@ describe_paths({
             "description": ("Opening the link (GET) only shows the page, so a mail scanner that follows links "
                             "decides nothing." if method == "get" else
                             "The page's button: approves or refuses the request, once."),
-            "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "string"}},
+            "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": REQUEST_ID_SCHEMA,
+                        "description": "The request's id, from the sign-up answer."},
                            *([TOKEN, {"name": "action", "in": "query", "required": True,
                                       "schema": {"type": "string", "enum": ["approve", "refuse"]}}]
                              if method == "get" else [])],
-            **({"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
-                "type": "object", "properties": {
+            **({"requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
+                "type": "object", "required": ["token", "action"], "properties": {
                     "token": {"type": "string", "description": "The secret of the e-mail's link."},
                     "action": {"type": "string", "enum": ["approve", "refuse"], "description": "The decision."}}}}}}}
                if method == "post" else {}),
