@@ -58,6 +58,8 @@ def _sector(description: str) -> Param:
 
 SUBJECT_RESOLVERS = {"province": resolve_province, "sector": resolve_sector,
                      "authority-type": resolve_authority_type, "procedure": resolve_procedure}
+
+
 def _period_schema() -> dict[str, Any]:
     """The years the release served covers, and `all`: the exact set `check_subject_and_period` accepts."""
     release = _release()
