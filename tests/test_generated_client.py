@@ -67,7 +67,8 @@ def test_generated_client_reads_news_indices_and_rankings(generated):
     assert article.published_at.tzinfo is not None
 
     index = list_concentration_indices.sync(
-        client=client, dimension=models.ListConcentrationIndicesDimension.PROVINCE, subject="6", period="all")
+        client=client, dimension=models.ListConcentrationIndicesDimension.PROVINCE, subject="6",
+        period=models.ListConcentrationIndicesPeriod.ALL)
     assert isinstance(index, models.ConcentrationIndexPage) and index.total == 1
     assert index.items[0].subject == 6 and 0 <= index.items[0].hhi <= 10000
 

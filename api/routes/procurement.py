@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -37,8 +38,11 @@ SECTOR_HELP = ("Sector id from /sectors, or its Turkish or English name, in any 
 
 
 def _listed(param: Param, values: list[str]) -> Param:
-    """The parameter with its canonical values listed (the resolver also takes other cases and spellings)."""
-    return replace(param, schema={**param.schema, "enum": list(dict.fromkeys(values))})
+    """The parameter with its canonical values as the alternatives of a pattern (the resolver also takes
+    other cases and spellings). Not an enum: `Adana` and `adana` would be one member name in a generated
+    client, which refuses to build."""
+    alternatives = "|".join(re.sub(r"([\\^$.|?*+()\[\]{}/])", r"\\\1", v) for v in dict.fromkeys(values))
+    return replace(param, schema={**param.schema, "pattern": f"^({alternatives})$"})
 
 
 # Plate codes with and without the leading zero, the official names and their ASCII forms.
