@@ -7,11 +7,13 @@ from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, g
+from sqlalchemy.exc import SQLAlchemyError
 
 from api.db import db_session
 from api.endpoint import Area, Reply, json_body
 from api.paging import finish_page, page_envelope
 from api.params import Param, enum_param, paging, string_param
+from store.errors import StoreError
 from store.reference.coverage import COMPLETE_YEARS
 from store.reference.dimensions import INDEX_DIMENSIONS
 from store.reference.lists import (
@@ -66,7 +68,12 @@ SUBJECT_RESOLVERS = {"province": resolve_province, "sector": resolve_sector,
 
 def _period_schema() -> dict[str, Any]:
     """The years the release served covers, and `all`: the exact set `check_subject_and_period` accepts."""
-    release = _release()
+    try:
+        release = _release()
+    except (SQLAlchemyError, StoreError):
+        # The document is served while the store is away; the pattern then describes the years.
+        db_session().rollback()
+        return PERIOD.schema
     latest = release.latest_year if release else FIRST_YEAR
     return {"type": "string", "enum": [str(year) for year in range(FIRST_YEAR, latest + 1)] + ["all"]}
 
