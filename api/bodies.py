@@ -81,6 +81,10 @@ def request_body_schema(fields: list[Field]) -> dict[str, Any]:
 
 def whole_number(low: int, high: int) -> Callable[[Any], int]:
     def parse(value: Any) -> int:
+        # JSON Schema counts 352.0 as an integer (a number with no fractional part), and so do clients
+        # that write every number as a float.
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise ValueError(f"must be a whole number from {low} to {high}")
         return value

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.params import Param
+from api.schemas import problem_schema_name
 
 
 @dataclass(frozen=True)
@@ -54,9 +55,10 @@ ERROR_TEXT = {
 
 
 def problem_response(status: int) -> dict[str, Any]:
-    """The OpenAPI response of a problem document with this status."""
-    return {"description": ERROR_TEXT[status],
-            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+    """The OpenAPI response of a problem document with this status (its own schema where the status
+    has fields of its own, such as `errors` on 400)."""
+    schema = {"$ref": f"#/components/schemas/{problem_schema_name(status)}"}
+    return {"description": ERROR_TEXT[status], "content": {"application/problem+json": {"schema": schema}}}
 
 
 def describe_paths(paths: dict[str, dict[str, Any]]) -> None:

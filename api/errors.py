@@ -72,10 +72,14 @@ def register_error_handlers(app: Flask) -> None:
             problem = MethodNotAllowed(f"Allowed methods: {allowed}.", headers={"Allow": allowed} if allowed else {})
         elif exc.code == 413:
             problem = PayloadTooLarge("The request body is too large.")
+        elif exc.code == 400:
+            # Werkzeug refused the request itself (a malformed body, say): still the 400 of decisions.md,
+            # whose `errors` the document promises on every 400.
+            problem = InvalidParameters([{"parameter": "body", "message": exc.description or "is malformed"}])
         else:
             problem = Problem(exc.description)
             problem.status, problem.title = exc.code or 500, exc.name
-            problem.slug = {400: "invalid_parameters", 415: "unsupported_media_type"}.get(exc.code or 0, "internal_error")
+            problem.slug = {415: "unsupported_media_type"}.get(exc.code or 0, "internal_error")
         return render_problem(problem)
 
     @app.errorhandler(Exception)

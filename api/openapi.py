@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
+from flask import current_app
+
 from api.catalogue import EXTRA_PATHS, REGISTRY, EndpointSpec, problem_response
+from api.examples import add_examples
 from api.schemas import SCHEMAS
 from api.urls import public_base
 
 API_VERSION = "1.0.0"
+# ASCII, so that client generators derive a clean package name from it (`gosterge-api-client`).
+TITLE = "Gosterge API"
+
+# Every tag an operation names, with what it groups (tests/test_openapi.py checks that none is missing).
+TAGS = {
+    "Public procurement": "Statistics computed from the weekly release of the national e-procurement platform "
+                          "(EKAP): competition, concentration, direct procurement, local suppliers, volumes by "
+                          "province and sector, supply flows between provinces, and the ten largest authorities "
+                          "and contractors. 1 credit per call; `/datasets` is free.",
+    "Reference lists": "Free lists of the vocabulary the statistics use: provinces (with their boundaries), "
+                       "sectors, authority types, procedures, and the consumer price index for real terms.",
+    "Finance news": "Articles summarised in Turkish and English from official documents of the Federal Reserve, "
+                    "the European Central Bank, SEC 8-K filings and the Official Gazette of Türkiye.",
+    "Account": "The caller's own key: the APIs it may call, credits left, rate limit and expiry. Free.",
+    "Accounts": "Self-registration: ask for a key, the mailbox owner approves by e-mail, collect the key once.",
+    "Admin": "Keys and weekly releases, for keys with the admin scope; every change is audited.",
+    "Meta": "This document and the page that renders it.",
+}
 
 RATE_HEADERS = {
     "X-RateLimit-Limit": ("integer", "Requests allowed in the current window."),
@@ -48,6 +70,10 @@ same filters). Cursors are signed and bound to the endpoint that issued them: an
 cursor, another endpoint's, one sent with other filters, or one from a release no longer served is 400
 on `cursor`. Unknown and repeated query parameters are 400.
 
+**Units**: every amount is in nominal Turkish lira (TRY), not adjusted for inflation (use
+`/price-index` for real terms); shares are fractions from 0 to 1; the Herfindahl-Hirschman index runs
+from 0 to 10,000. Each field's description gives its unit and definition.
+
 **Transport**: answers are gzip-compressed for clients that send `Accept-Encoding: gzip` (a
 compressed answer has its own strong ETag, `"…:gzip"`, and `If-None-Match` works with either); paged
 endpoints send `Link: <next URL>; rel="next"`, `X-Next-Cursor` and `X-Total-Count`, and answer CSV for
@@ -60,12 +86,19 @@ Index endpoints carry every subject of the dimension for every year from 2019 to
 the release and `all`, with counts of 0 and null statistics where the set is empty. Procedure ids:
 `open`, `restricted`, `negotiated-21a` … `negotiated-21f`, `design-contest`, `framework`, and for awards
 under the Law 4734 article-3 exceptions `exception-3a` … `exception-3h` (served by `/procedures`).
+
+## Licence
+
+The data keeps the terms of its sources: each procurement dataset's citation is served by
+`/v1/public-procurement/datasets`, each news source's licence or acknowledgement by
+`/v1/finance-news/sources`, and the province boundaries (Natural Earth) are in the public domain.
+Headlines and summaries are machine-written from the original document, which is authoritative.
 """
 
 
 def _parameter(param, location: str = "query", required: bool = False) -> dict[str, Any]:  # noqa: ANN001
     return {"name": param.name, "in": location, "required": required, "description": param.description,
-            "schema": param.schema}
+            "schema": param.document_schema()}
 
 
 def _headers(names: dict[str, tuple[str, str]]) -> dict[str, Any]:
@@ -136,18 +169,28 @@ def build_openapi() -> dict[str, Any]:
         path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", spec.path)  # Flask's <int:id> is OpenAPI's {id}
         paths.setdefault(path, {})[spec.method.lower()] = _operation(spec)
     for path, operations in EXTRA_PATHS.items():
-        paths.setdefault(path, {}).update(operations)
-    return {
+        # A copy: the examples are added to the document, never to the registered operations.
+        paths.setdefault(path, {}).update(copy.deepcopy(operations))
+    base = public_base().rstrip("/")
+    document = {
         "openapi": "3.1.0",
-        "info": {"title": "Gösterge API", "version": API_VERSION, "description": DESCRIPTION},
-        "servers": [{"url": public_base()}],
+        "info": {
+            "title": TITLE, "version": API_VERSION, "description": DESCRIPTION,
+            "contact": {"name": "Gösterge", "url": f"{base}/v1/docs"},
+            "license": {"name": "Terms of each source (see the Licence section)", "url": f"{base}/v1/docs#section/Licence"},
+        },
+        "servers": [{"url": public_base(), "description": "This server."}],
         "security": [{"bearerAuth": []}, {"apiKeyQuery": []}],
+        "tags": [{"name": name, "description": text} for name, text in TAGS.items()],
         "paths": paths,
         "components": {
             "schemas": SCHEMAS,
             "securitySchemes": {
-                "bearerAuth": {"type": "http", "scheme": "bearer"},
-                "apiKeyQuery": {"type": "apiKey", "in": "query", "name": "apikey"},
+                "bearerAuth": {"type": "http", "scheme": "bearer", "description": "`Authorization: Bearer <key>`."},
+                "apiKeyQuery": {"type": "apiKey", "in": "query", "name": "apikey",
+                                "description": "The key as the `apikey` query parameter."},
             },
         },
     }
+    add_examples(document, problem_base=current_app.config["PROBLEM_BASE"])
+    return document

@@ -29,6 +29,12 @@ class Param:
     default: Any = None
     filter: bool = True  # part of the filters a cursor is bound to
     examples: tuple[str, ...] = field(default_factory=tuple)
+    # The schema as the document is built, where the accepted values depend on the data served
+    # (the years of `period` end with the latest year of the release).
+    current_schema: Callable[[], dict[str, Any]] | None = None
+
+    def document_schema(self) -> dict[str, Any]:
+        return self.current_schema() if self.current_schema else self.schema
 
 
 def enum_param(name: str, values: Iterable[str], description: str, default: str | None = None) -> Param:
@@ -69,7 +75,8 @@ def bool_param(name: str, description: str) -> Param:
     return Param(name, {"type": "boolean"}, description, parse)
 
 
-def list_param(name: str, description: str, item: Callable[[str], Any] = str, *, enum: list[str] | None = None) -> Param:
+def list_param(name: str, description: str, item: Callable[[str], Any] = str, *, enum: list[str] | None = None,
+               pattern: str | None = None) -> Param:
     """A comma-separated list; each item is parsed by `item`, empty items are an error."""
 
     def parse(raw: str) -> list[Any]:
@@ -82,14 +89,20 @@ def list_param(name: str, description: str, item: Callable[[str], Any] = str, *,
                 raise ValueError(f"unknown value(s) {', '.join(bad)}; allowed: {', '.join(enum)}")
         return list(dict.fromkeys(item(p) for p in parts))
 
-    return Param(name, {"type": "string"}, description, parse)
+    schema: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS}
+    if enum is not None:  # the documented form: the ids, comma-separated
+        alternatives = "|".join(enum)  # ids of letters and hyphens: nothing to escape
+        pattern = f"^({alternatives})(,({alternatives}))*$"
+    if pattern:
+        schema["pattern"] = pattern
+    return Param(name, schema, description, parse)
 
 
 def string_param(name: str, description: str, parse: Callable[[str], Any] = str, *, pattern: str | None = None,
                  pattern_message: str = "does not have the documented form") -> Param:
     """A string; with `pattern`, the documented pattern is enforced too (`[0-9]` in Python's re matches
     ASCII digits only, so full-width or Arabic-Indic digits do not pass)."""
-    schema: dict[str, Any] = {"type": "string", "minLength": 1}
+    schema: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS}
     if pattern:
         schema["pattern"] = pattern
         inner = parse
@@ -143,7 +156,8 @@ def paging(valid_position: Callable[[Any], bool]) -> tuple[Param, Param]:
             raise ValueError("is not a cursor of this endpoint")
         return cursor
 
-    cursor = Param("cursor", {"type": "string", "minLength": 1},
+    cursor = Param("cursor", {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS,
+                              "pattern": "^[A-Za-z0-9_-]+$"},
                    "The `next_cursor` of the previous page, sent with the same filters.", parse, filter=False)
     return LIMIT, cursor
 

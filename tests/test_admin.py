@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from store.db import session_scope
 from store.models import AuditEntry
-from tests.helpers import assert_problem, write_release
+from tests.helpers import assert_problem, error_parameters, write_release
 from tests.test_procurement_statistics import TABLES
 
 
@@ -53,6 +53,18 @@ def upload_and_wait(client, headers, data: bytes) -> dict:  # noqa: ANN001
 def test_non_admin_key_is_403(client, auth):
     assert_problem(client.get("/v1/admin/keys", headers=auth), 403, "forbidden")
     assert_problem(upload(client, auth, b"x"), 403, "forbidden")
+
+
+def test_whole_numbers_written_as_floats_are_whole_numbers(client, admin):
+    # JSON Schema's `integer` admits 352.0; a request the document allows must not be refused.
+    created = client.post("/v1/admin/keys", headers=admin, json={"apis": ["finance-news"], "credits": 10.0,
+                                                                 "expiresInDays": 352.0})
+    assert created.status_code == 201 and created.get_json()["credits"] == 10
+    topped = client.post(f"/v1/admin/keys/{created.get_json()['id']}/credits", headers=admin, json={"credits": 5.0})
+    assert topped.get_json()["credits"] == 15
+    body = assert_problem(client.post("/v1/admin/keys", headers=admin, json={"apis": ["finance-news"], "credits": 1.5}),
+                          400, "invalid_parameters")
+    assert error_parameters(body) == ["credits"]
 
 
 def test_create_use_top_up_and_revoke_a_key(app, client, admin):

@@ -181,6 +181,19 @@ def test_unknown_path_and_wrong_method_are_problems(client, auth):
     assert "GET" in response.headers["Allow"]
 
 
+def test_a_400_werkzeug_raises_lists_its_error_as_every_400_does(make_app):
+    from werkzeug.exceptions import BadRequest
+
+    app = make_app()
+
+    def refuse():
+        raise BadRequest("The browser (or proxy) sent a request that this server could not understand.")
+
+    app.add_url_rule("/v1/refuse", view_func=refuse)
+    body = assert_problem(app.test_client().get("/v1/refuse"), 400, "invalid_parameters")
+    assert error_parameters(body) == ["body"]
+
+
 def test_unexpected_error_is_500_problem_without_stack_trace(make_app, make_key, monkeypatch):
     from api.routes import reference
 

@@ -54,9 +54,12 @@ def _email(value: Any) -> str:
 
 
 FIELDS = [
-    Field("email", {"type": "string", "format": "email", "maxLength": 254}, _email, required=True),
+    Field("email", {"type": "string", "format": "email", "maxLength": 254,
+                    "description": "The owner's address; the approval mail goes there. Plain ASCII before the @."},
+          _email, required=True),
     Field("apis", {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["finance-news",
-                                                                                      "public-procurement"]}},
+                                                                                      "public-procurement"]},
+                   "description": "The APIs the key is asked for."},
           api_names, required=True),
 ]
 
@@ -211,8 +214,14 @@ def _problems(*statuses: int) -> dict[str, Any]:
     return {str(s): problem_response(s) for s in statuses}
 
 
+REQUEST_ID_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"}
+REQUEST_ID_PROPERTY = {**REQUEST_ID_SCHEMA, "description": "The request's id."}
+PENDING = {"type": "string", "enum": ["pending"], "description": "Waiting for the mailbox owner's decision."}
+EXPIRES_AT = {"type": "string", "format": "date-time",
+              "description": "When the request expires unless decided (RFC 3339, UTC)."}
 HTML = {"content": {"text/html": {"schema": {"type": "string"}}}}
-TOKEN = {"name": "token", "in": "query", "required": True, "schema": {"type": "string"},
+TOKEN = {"name": "token", "in": "query", "required": True,
+         "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"},
          "description": "The secret of the link or `poll_url`."}
 describe_paths({
     "/v1/accounts": {"post": {
@@ -227,39 +236,53 @@ describe_paths({
             "properties": {f.name: f.schema for f in FIELDS}}}}},
         "responses": {"202": {"description": "Waiting for the owner's decision", "content": {"application/json": {
             "schema": {"type": "object", "required": ["id", "status", "poll_url", "expires_at"], "properties": {
-                "id": {"type": "string"}, "status": {"type": "string", "enum": ["pending"]},
-                "poll_url": {"type": "string", "format": "uri"},
-                "expires_at": {"type": "string", "format": "date-time"}}}}}},
+                "id": REQUEST_ID_PROPERTY, "status": PENDING,
+                "poll_url": {"type": "string", "format": "uri",
+                             "description": "Poll this URL (GET) for the key; it carries the request's secret."},
+                "expires_at": EXPIRES_AT}}}}},
             **_problems(400, 413, 415, 429, 502, 504)},
     }},
     "/v1/accounts/{request_id}": {"get": {
         "operationId": "poll_request", "tags": ["Accounts"], "security": [],
         "summary": "Poll a request: 202 pending, 200 with the key once, then 410",
-        "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "string"}}, TOKEN],
+        "description": "The `poll_url` of the sign-up answer. While the owner has not decided: 202. After "
+                       "approval the first poll gets the key (200), and every later one 410, as after a refusal "
+                       "or once the request has expired. Answers are `Cache-Control: no-store`.",
+        "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": REQUEST_ID_SCHEMA,
+                        "description": "The request's id, from the sign-up answer."}, TOKEN],
         "responses": {
             "200": {"description": "Approved: the key, shown this once", "content": {"application/json": {"schema": {
                 "type": "object", "required": ["id", "status", "key", "apis", "credits", "key_expires_at"],
-                "properties": {"id": {"type": "string"}, "status": {"type": "string", "enum": ["approved"]},
-                               "key": {"type": "string"}, "apis": {"type": "array", "items": {"type": "string"}},
-                               "credits": {"type": "integer"},
-                               "key_expires_at": {"type": "string", "format": "date-time"}}}}}},
+                "properties": {"id": REQUEST_ID_PROPERTY,
+                               "status": {"type": "string", "enum": ["approved"], "description": "The owner approved."},
+                               "key": {"type": "string", "description": "The API key, shown this once."},
+                               "apis": {"type": "array", "items": {"type": "string"},
+                                        "description": "The APIs the key may call."},
+                               "credits": {"type": "integer", "minimum": 0,
+                                           "description": "The key's credits; a paid answer costs 1."},
+                               "key_expires_at": {"type": "string", "format": "date-time",
+                                                  "description": "When the key stops working (RFC 3339, UTC)."}}}}}},
             "202": {"description": "Still waiting for the owner's decision", "content": {"application/json": {
                 "schema": {"type": "object", "required": ["id", "status", "expires_at"], "properties": {
-                    "id": {"type": "string"}, "status": {"type": "string", "enum": ["pending"]},
-                    "expires_at": {"type": "string", "format": "date-time"}}}}}},
+                    "id": REQUEST_ID_PROPERTY, "status": PENDING, "expires_at": EXPIRES_AT}}}}},
             **_problems(404, 410, 429, 502, 504)},
     }},
     "/v1/accounts/{request_id}/decision": {
         method: {
             "operationId": f"decision_{method}", "tags": ["Accounts"], "security": [],
             "summary": "The page behind the e-mail's links (HTML): its button approves or refuses once",
-            "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": {"type": "string"}},
+            "description": ("Opening the link (GET) only shows the page, so a mail scanner that follows links "
+                            "decides nothing." if method == "get" else
+                            "The page's button: approves or refuses the request, once."),
+            "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": REQUEST_ID_SCHEMA,
+                        "description": "The request's id, from the sign-up answer."},
                            *([TOKEN, {"name": "action", "in": "query", "required": True,
                                       "schema": {"type": "string", "enum": ["approve", "refuse"]}}]
                              if method == "get" else [])],
-            **({"requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
-                "type": "object", "properties": {"token": {"type": "string"},
-                                                 "action": {"type": "string", "enum": ["approve", "refuse"]}}}}}}}
+            **({"requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
+                "type": "object", "required": ["token", "action"], "properties": {
+                    "token": {"type": "string", "description": "The secret of the e-mail's link."},
+                    "action": {"type": "string", "enum": ["approve", "refuse"], "description": "The decision."}}}}}}}
                if method == "post" else {}),
             "responses": {str(s): {"description": d, **HTML} for s, d in (
                 (200, "The page"), (400, "Incomplete link"), (404, "Not a valid link"), (409, "Already decided"),

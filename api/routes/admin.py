@@ -62,14 +62,23 @@ def _rate(value: Any) -> str:
 
 NEW_KEY_FIELDS = [
     Field("apis", {"type": "array", "items": {"type": "string", "enum": ["finance-news", "public-procurement"]},
-                   "minItems": 1}, api_names, required=True),
-    Field("credits", {"type": "integer", "minimum": 0, "maximum": 10**12}, whole_number(0, 10**12), required=True),
-    Field("rate", {"type": "string", "description": "e.g. 60/minute"}, _rate),
-    Field("expiresInDays", {"type": "integer", "minimum": 1, "maximum": 3650}, whole_number(1, 3650)),
-    Field("admin", {"type": "boolean"}, boolean, default=False),
-    Field("label", {"type": "string", "maxLength": 200}, text(200), default=""),
+                   "minItems": 1, "description": "The APIs the key may call."}, api_names, required=True),
+    Field("credits", {"type": "integer", "minimum": 0, "maximum": 10**12,
+                      "description": "Credits to start with; a paid answer costs 1."}, whole_number(0, 10**12),
+          required=True),
+    Field("rate", {"type": "string", "pattern": "^[1-9][0-9]{0,8}/(second|minute|hour|day)$",
+                   "description": "Rate limit, e.g. `60/minute`: 1 to 10^9 requests per second, minute, hour or day "
+                   "(other forms of the `limits` library are accepted too); default: the server's default rate."},
+          _rate),
+    Field("expiresInDays", {"type": "integer", "minimum": 1, "maximum": 3650,
+                            "description": "Days until the key stops working; default: never."}, whole_number(1, 3650)),
+    Field("admin", {"type": "boolean", "description": "Whether the key may call /v1/admin."}, boolean, default=False),
+    Field("label", {"type": "string", "maxLength": 200, "pattern": "^[^\\x00-\\x1f\\x7f]*$",
+                    "description": "Free text to recognise the key by, without control characters."}, text(200),
+          default=""),
 ]
-CREDIT_FIELDS = [Field("credits", {"type": "integer", "minimum": 1, "maximum": 10**12}, whole_number(1, 10**12),
+CREDIT_FIELDS = [Field("credits", {"type": "integer", "minimum": 1, "maximum": 10**12,
+                                   "description": "Credits to add to the key."}, whole_number(1, 10**12),
                        required=True)]
 
 

@@ -1,13 +1,37 @@
-"""The OpenAPI document."""
+"""The OpenAPI document, and the page that renders it with Redoc served from the package (no CDN)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from functools import cache
+from pathlib import Path
 
-from api.catalogue import describe_paths
+from flask import Blueprint, Response, jsonify, request
+
+from api.catalogue import describe_paths, problem_response
 from api.openapi import build_openapi
 
 bp = Blueprint("meta", __name__)
+REDOC_DIR = Path(__file__).resolve().parent.parent / "static" / "redoc"
+REDOC_SCRIPT = "redoc.standalone.js"
+SCRIPT_MAX_AGE_SECONDS = 24 * 3600
+# The one address on another origin the bundle loads: the Redocly logo beside "API docs by Redocly".
+# It is replaced by an empty image when served, so the page loads nothing from elsewhere; the file
+# itself stays as published (its checksum is in api/static/redoc/README.md).
+REMOTE_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"
+EMPTY_IMAGE = b"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E"
+
+# Relative addresses: the page works under whatever host and prefix serves /v1.
+DOCS_PAGE = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Gösterge API</title></head>
+<body style="margin:0"><redoc spec-url="openapi.json"></redoc>
+<script src="docs/{REDOC_SCRIPT}"></script></body></html>"""
+
+# Redoc's styles are injected at run time (styled-components) and its search runs in a worker it
+# builds from a blob: URL; nothing else may load, and nothing from another origin.
+DOCS_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+               "font-src 'self' data:; connect-src 'self'; worker-src blob:; frame-ancestors 'none'; "
+               "base-uri 'none'; form-action 'none'")
 
 
 @bp.get("/v1/openapi.json")
@@ -15,10 +39,51 @@ def openapi_document():
     return jsonify(build_openapi())
 
 
+@bp.get("/v1/docs")
+def docs_page() -> Response:
+    response = Response(DOCS_PAGE, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = DOCS_POLICY
+    return response
+
+
+@cache
+def redoc_script() -> bytes:
+    script = (REDOC_DIR / REDOC_SCRIPT).read_bytes()
+    if REMOTE_LOGO not in script:
+        raise RuntimeError(f"{REDOC_SCRIPT} changed: check which addresses it loads (tests/test_docs_page.py)")
+    return script.replace(REMOTE_LOGO, EMPTY_IMAGE)
+
+
+@bp.get(f"/v1/docs/{REDOC_SCRIPT}")
+def docs_script() -> Response:
+    response = Response(redoc_script(), mimetype="text/javascript")
+    response.add_etag()
+    response.cache_control.public = True
+    response.cache_control.max_age = SCRIPT_MAX_AGE_SECONDS
+    return response.make_conditional(request)
+
+
+TOO_LONG = {"400": problem_response(400)}  # every path refuses an over-long query string (api/logs.py)
 describe_paths({
     "/v1/openapi.json": {"get": {
         "operationId": "get_openapi", "tags": ["Meta"], "summary": "This document", "security": [],
+        "description": "The OpenAPI 3.1 document of the API, built from the same rules that check each request.",
         "responses": {"200": {"description": "The OpenAPI 3.1 document",
-                              "content": {"application/json": {"schema": {"type": "object"}}}}},
+                              "content": {"application/json": {"schema": {"type": "object"}}}}, **TOO_LONG},
+    }},
+    "/v1/docs": {"get": {
+        "operationId": "get_docs_page", "tags": ["Meta"], "summary": "This document, to read (HTML)", "security": [],
+        "description": "A page rendering this document with Redoc, served from the package: it loads nothing "
+                       "from another origin.",
+        "responses": {"200": {"description": "The page", "content": {"text/html": {"schema": {"type": "string"}}}},
+                      **TOO_LONG},
+    }},
+    f"/v1/docs/{REDOC_SCRIPT}": {"get": {
+        "operationId": "get_docs_script", "tags": ["Meta"], "summary": "The Redoc script of the page", "security": [],
+        "description": "Redoc 2.5.4 (MIT licence), the standalone bundle the documentation page runs.",
+        "responses": {"200": {"description": "The script",
+                              "content": {"text/javascript": {"schema": {"type": "string"}}}},
+                      "304": {"description": "Not modified: the `If-None-Match` ETag still matches."},
+                      **TOO_LONG},
     }},
 })

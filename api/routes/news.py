@@ -11,7 +11,16 @@ from flask import Blueprint
 from api.db import db_session
 from api.endpoint import Area, Reply, json_body
 from api.paging import cursor_filters, finish_page, page_envelope
-from api.params import Param, bool_param, enum_param, int_param, list_param, paging, parse_instant
+from api.params import (
+    MAX_VALUE_CHARS,
+    Param,
+    bool_param,
+    enum_param,
+    int_param,
+    list_param,
+    paging,
+    parse_instant,
+)
 from api.problems import NotFound
 from api.schemas import CATEGORIES, SENTIMENTS, SOURCES
 from api.totals import totals
@@ -39,19 +48,22 @@ def _country(raw: str) -> str:
     return raw.upper()
 
 
+# `YYYY-MM-DD`, or an ISO 8601 time with its offset in any form Python reads (api/params.py
+# `parse_instant`), so no pattern: it would refuse forms the server takes.
+DATE_OR_TIME = {"type": "string", "minLength": 1, "maxLength": MAX_VALUE_CHARS}
 ARTICLE_PARAMS: tuple[Param, ...] = (
     list_param("source", "Comma-separated source ids from /sources; an unknown id is 400.", enum=SOURCES),
     enum_param("category", CATEGORIES, "Exactly one category."),
     list_param("tag", "Comma-separated tags, matched without regard to case; an unknown tag matches nothing.",
                str.lower),
     list_param("ticker", "Comma-separated US tickers of 8-K filers; an unknown ticker matches nothing.", str.upper),
-    list_param("country", "Comma-separated ISO 3166-1 alpha-2 codes.", _country),
+    list_param("country", "Comma-separated ISO 3166-1 alpha-2 codes.", _country, pattern="^[A-Za-z]{2}(,[A-Za-z]{2})*$"),
     int_param("minImportance", 1, 5, "Only articles of at least this importance."),
     enum_param("sentiment", SENTIMENTS, "Exactly one sentiment."),
     bool_param("confident", "`true` or `false`."),
-    Param("since", {"type": "string"}, "Inclusive lower bound: `YYYY-MM-DD` (from the start of that UTC day) or an "
+    Param("since", DATE_OR_TIME, "Inclusive lower bound: `YYYY-MM-DD` (from the start of that UTC day) or an "
           "ISO 8601 time with offset.", _since),
-    Param("until", {"type": "string"}, "Inclusive upper bound: `YYYY-MM-DD` (to the end of that UTC day) or an "
+    Param("until", DATE_OR_TIME, "Inclusive upper bound: `YYYY-MM-DD` (to the end of that UTC day) or an "
           "ISO 8601 time with offset.", _until),
     *paging(lambda position: isinstance(position, str) and ORDER_KEY_SHAPE.fullmatch(position) is not None),
 )
@@ -88,7 +100,8 @@ def list_news_articles(values: dict[str, Any]) -> Reply:
 
 
 ARTICLE_ID_SHAPE = re.compile(r"(fed|ecb|sec|rg)-[0-9a-f]{16}")
-ARTICLE_ID = Param("id", {"type": "string"}, "Article identifier, `<prefix>-<16 hex>`.")
+ARTICLE_ID = Param("id", {"type": "string", "pattern": f"^{ARTICLE_ID_SHAPE.pattern}$"},
+                   "Article identifier, `<prefix>-<16 hex>`; any other form names no article (404).")
 
 
 @area.get("/articles/<id>", cost=1, response_schema="NewsArticle", path_params=[ARTICLE_ID],

@@ -2,38 +2,86 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, g
+from sqlalchemy.exc import SQLAlchemyError
 
 from api.db import db_session
 from api.endpoint import Area, Reply, json_body
 from api.paging import finish_page, page_envelope
 from api.params import Param, enum_param, paging, string_param
+from store.errors import StoreError
 from store.reference.coverage import COMPLETE_YEARS
 from store.reference.dimensions import INDEX_DIMENSIONS
-from store.reference.lists import resolve_authority_type, resolve_procedure, resolve_province, resolve_sector
+from store.reference.lists import (
+    provinces,
+    resolve_authority_type,
+    resolve_procedure,
+    resolve_province,
+    resolve_sector,
+    sectors,
+)
 from store.releases import get_active_release, list_items
 from store.times import format_utc
 
 NO_RELEASE = "none"
+FIRST_YEAR = 2019  # the source's first year (public-procurement-api.md, "General facts" 3)
 area = Area(Blueprint("procurement", __name__, url_prefix="/v1/public-procurement"), "public-procurement",
             "Public procurement",
             data_version=lambda caller: f"release-{caller.release_id}" if caller.release_id else NO_RELEASE)
 
-PROVINCE_HELP = "Plate code (`6` or `06`) or name, in any case, with or without Turkish letters (`İstanbul`, `istanbul`)."
-SECTOR_HELP = "Sector id from /sectors, or its Turkish or English name."
+PROVINCE_HELP = ("Plate code (`6` or `06`) or name, in any case, with or without Turkish letters (`İstanbul`, "
+                 "`istanbul`); the list gives the plate codes, the official names and their ASCII forms.")
+SECTOR_HELP = ("Sector id from /sectors, or its Turkish or English name, in any case, with or without Turkish "
+               "letters.")
+
+
+def _listed(param: Param, values: list[str]) -> Param:
+    """The parameter with its canonical values as the alternatives of a pattern (the resolver also takes
+    other cases and spellings). Not an enum: `Adana` and `adana` would be one member name in a generated
+    client, which refuses to build."""
+    alternatives = "|".join(re.sub(r"([\\^$.|?*+()\[\]{}/])", r"\\\1", v) for v in dict.fromkeys(values))
+    return replace(param, schema={**param.schema, "pattern": f"^({alternatives})$"})
+
+
+# Plate codes with and without the leading zero, the official names and their ASCII forms.
+PROVINCE_VALUES = ([str(plate) for plate in provinces()] + [f"{plate:02d}" for plate in provinces() if plate < 10]
+                   + [p.name for p in provinces().values()] + [p.ascii_name for p in provinces().values()])
+SECTOR_VALUES = ([str(s.id) for s in sectors().values()] + [s.name_tr for s in sectors().values()]
+                 + [s.name_en for s in sectors().values()])
 
 
 def _province(name: str, what: str) -> Param:
-    return string_param(name, f"{what} {PROVINCE_HELP}", resolve_province)
+    return _listed(string_param(name, f"{what} {PROVINCE_HELP}", resolve_province), PROVINCE_VALUES)
+
+
+def _sector(description: str) -> Param:
+    return _listed(string_param("sector", description, resolve_sector), SECTOR_VALUES)
 
 
 SUBJECT_RESOLVERS = {"province": resolve_province, "sector": resolve_sector,
                      "authority-type": resolve_authority_type, "procedure": resolve_procedure}
-PERIOD = string_param("period", "A year from 2019 to the latest year of the release served, or `all` (every year "
-                      "pooled). Default: every year and `all`.", pattern="^([0-9]{4}|all)$",
-                      pattern_message="must be a four-digit year or all")
+
+
+def _period_schema() -> dict[str, Any]:
+    """The years the release served covers, and `all`: the exact set `check_subject_and_period` accepts."""
+    try:
+        release = _release()
+    except (SQLAlchemyError, StoreError):
+        # The document is served while the store is away; the pattern then describes the years.
+        db_session().rollback()
+        return PERIOD.schema
+    latest = release.latest_year if release else FIRST_YEAR
+    return {"type": "string", "enum": [str(year) for year in range(FIRST_YEAR, latest + 1)] + ["all"]}
+
+
+PERIOD = replace(string_param("period", "A year from 2019 to the latest year of the release served, or `all` "
+                              "(every year pooled); the list follows the release served. Default: every year and "
+                              "`all`.", pattern="^([0-9]{4}|all)$", pattern_message="must be a four-digit year or all"),
+                 current_schema=_period_schema)
 SUBJECT = string_param("subject", "One subject of the dimension: a province (plate code or name), a sector (id or "
                        "name), an authority-type id or a procedure id. Not allowed with `dimension=overall`. "
                        "Default: every subject.")
@@ -61,8 +109,8 @@ def check_subject_and_period(values: dict[str, Any]) -> list[dict[str, str]]:
     period = values.get("period")
     if period is not None and period != "all":
         release = _release()
-        latest = release.latest_year if release else 2019
-        if not (period.isdigit() and 2019 <= int(period) <= latest):
+        latest = release.latest_year if release else FIRST_YEAR
+        if not (period.isdigit() and FIRST_YEAR <= int(period) <= latest):
             errors.append({"parameter": "period", "message": f"must be a year from 2019 to {latest}, or all"})
     return errors
 
@@ -151,7 +199,7 @@ _index_endpoint("/localization-indices", "localization", "LocalizationIndex",
 
 PROVINCE_SECTOR_PARAMS = (
     _province("province", "Province of the buying authorities."),
-    string_param("sector", SECTOR_HELP, resolve_sector),
+    _sector(SECTOR_HELP),
     enum_param("sort", ["amount", "tenders"], "Order, descending; ties by province then sector.", "amount"),
     *PAGING,
 )
@@ -182,7 +230,7 @@ def list_supply_flows(values: dict[str, Any]) -> Reply:
 
 def _ranking_endpoint(path: str, kind: str, schema: str, methods: list[str], doc: str) -> None:
     params = (_province("province", "Give this or `sector`."),
-              string_param("sector", f"{SECTOR_HELP} Give this or `province`.", resolve_sector),
+              _sector(f"{SECTOR_HELP} Give this or `province`."),
               enum_param("method", methods, "How the amount was awarded; only `tender` goes with a sector.", "tender"),
               *PAGING)
 
