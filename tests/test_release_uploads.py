@@ -35,8 +35,16 @@ def admin_client(make_app, make_key, uploads):
     return app, app.test_client(), {"Authorization": f"Bearer {make_key(is_admin=True, target_app=app)}"}
 
 
-def leftovers(uploads: Path) -> list[str]:
-    return sorted(str(p.relative_to(uploads)) for p in uploads.rglob("*")) if uploads.exists() else []
+def leftovers(uploads: Path, seconds: float = 10) -> list[str]:
+    """What stays in the upload folder. The loading process records how the load ended before it
+    removes its files (a job whose folder is gone is taken for dead), so they may outlive the final
+    status by a moment: wait for them to go, up to `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = sorted(str(p.relative_to(uploads)) for p in uploads.rglob("*")) if uploads.exists() else []
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
 
 
 def test_refused_and_loaded_uploads_leave_no_files(admin_client, uploads, tmp_path):
