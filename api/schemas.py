@@ -160,6 +160,7 @@ ITEMS: dict[str, dict[str, Any]] = {
         "name": text("The authority's name as recorded."),
         "authorityType": text("The authority's type (/authority-types).", enum=AUTHORITY_TYPES),
         "province": plate("The authority's province"),
+        "provinceName": text("Official Turkish name of `province`."),
         "amount": amount("Value of its awarded lots (`tender`) or of its direct purchases (`direct`)", nullable=False),
         "count": count("Number of contracts or purchases behind `amount`."),
     }, description="One of the ten authorities that awarded the most by value."),
@@ -169,6 +170,7 @@ ITEMS: dict[str, dict[str, Any]] = {
         "contractorId": text("The contractor's id in the release.", minLength=1),
         "name": text("The contractor's legal name as recorded in the source platform (no tax number)."),
         "province": plate("Head-office province of the contractor; null when unknown or abroad", nullable=True),
+        "provinceName": prop("Official Turkish name of `province`; null when it is null.", type=["string", "null"]),
         "amount": amount("Value won: awarded lots (`tender`, `headquartered` also direct purchases) or direct "
                          "purchases (`direct`)", nullable=False),
         "count": count("Number of contracts or purchases behind `amount`."),
@@ -388,21 +390,11 @@ def problem_schema_name(status: int) -> str:
     """The component describing the problem body of this status."""
     return STATUS_PROBLEMS[status][0] if status in STATUS_PROBLEMS else "Problem"
 
-# Runtime additions (issue 12): the province's name in the rankings, the caller's account, health.
-for _ranking, _null in (("TopAuthority", False), ("TopContractor", True)):
-    SCHEMAS[_ranking]["properties"]["provinceName"] = {
-        "type": ["string", "null"] if _null else "string",
-        "description": "Official Turkish name of `province` (no unit)" + ("; null when it is null." if _null else ".")}
-    SCHEMAS[_ranking]["required"].append("provinceName")
 SCHEMAS["Account"] = obj({
-    "keyId": {"type": "integer", "minimum": 1, "description": "The key's id (no unit); quote it to an administrator."},
-    "prefix": {"type": "string", "description": "The first 10 characters of the key, to tell keys apart (the key "
-               "itself is never stored)."},
-    "apis": {"type": "array", "items": {"type": "string", "enum": ["finance-news", "public-procurement"]},
-             "description": "The APIs the key may call."},
-    "credits": {"type": "integer", "minimum": 0, "description": "Credits left, in credits (a paid call costs "
-                "the `x-credits` of its operation)."},
-    "rate": {"type": "string", "description": "The key's rate limit, requests per window, e.g. `60/minute`."},
-    "expiresAt": {"type": ["string", "null"], "format": "date-time",
-                  "description": "When the key stops working, UTC; null when it does not expire."},
-})
+    "keyId": prop("The key's id; quote it to an administrator.", type="integer", minimum=1),
+    "prefix": text("The first 10 characters of the key, to tell keys apart (the key itself is never stored)."),
+    "apis": prop("The APIs the key may call.", type="array", items={"type": "string", "enum": list(APIS)}),
+    "credits": count("Credits left (a paid call costs the `x-credits` of its operation)."),
+    "rate": text("The key's rate limit, requests per window, e.g. `60/minute`."),
+    "expiresAt": instant("When the key stops working; null when it does not expire", nullable=True),
+}, description="The caller's own key.")

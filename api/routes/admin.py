@@ -25,6 +25,7 @@ from store.errors import NotFoundError
 from store.jobs import RUNNING, create_job, finish_job, get_job
 from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
 from store.models import ApiKey, Release, ReleaseJob
+from store.reference.apis import APIS
 from store.releases import activate_release, list_releases
 from store.times import as_utc, format_utc
 
@@ -61,7 +62,7 @@ def _rate(value: Any) -> str:
 
 
 NEW_KEY_FIELDS = [
-    Field("apis", {"type": "array", "items": {"type": "string", "enum": ["finance-news", "public-procurement"]},
+    Field("apis", {"type": "array", "items": {"type": "string", "enum": list(APIS)},
                    "minItems": 1, "description": "The APIs the key may call."}, api_names, required=True),
     Field("credits", {"type": "integer", "minimum": 0, "maximum": 10**12,
                       "description": "Credits to start with; a paid answer costs 1."}, whole_number(0, 10**12),

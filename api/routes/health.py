@@ -48,25 +48,27 @@ STATUS = {"type": "object", "required": ["status"], "properties": {
     "status": {"type": "string", "enum": ["ok", "ready"], "description": "`ok` (alive) or `ready`."},
     "release": {"type": "string", "description": "The ISO week of the release served, e.g. `2026-W47`."}}}
 NO_STORE = {"Cache-Control": {"description": "`no-store`: probes must reach the process.", "schema": {"type": "string"}}}
-# 400: every path refuses an over-long query string (api/logs.py), the probes too.
+
+
+def _probe(operation_id: str, summary: str, description: str, ready: str, *,
+           problems: dict[str, dict] | None = None) -> dict:
+    # 400: every path refuses an over-long query string (api/logs.py), the probes too.
+    return {"get": {
+        "operationId": operation_id, "tags": ["Meta"], "security": [],
+        "summary": f"{summary}; no key, no rate limit", "description": description,
+        "responses": {"200": {"description": ready, "headers": NO_STORE,
+                              "content": {"application/json": {"schema": STATUS}}},
+                      "400": problem_response(400), **(problems or {})},
+    }}
+
+
 describe_paths({
-    "/v1/health": {"get": {
-        "operationId": "get_health", "tags": ["Meta"], "security": [],
-        "summary": "Liveness: the process answers (the store is not asked); no key, no rate limit",
-        "description": "For a load balancer's liveness check: 200 whenever the process answers. The store is "
-                       "not asked, so a database outage does not get healthy workers restarted.",
-        "responses": {"200": {"description": "Alive", "headers": NO_STORE,
-                              "content": {"application/json": {"schema": STATUS}}},
-                      "400": problem_response(400)},
-    }},
-    "/v1/ready": {"get": {
-        "operationId": "get_ready", "tags": ["Meta"], "security": [],
-        "summary": "Readiness: the store answers and a release is served; no key, no rate limit",
-        "description": "For a load balancer's readiness check: 200 with the release served; a 503 problem "
-                       "while the store does not answer or no release has been loaded yet.",
-        "responses": {"200": {"description": "Ready to serve", "headers": NO_STORE,
-                              "content": {"application/json": {"schema": STATUS}}},
-                      "400": problem_response(400),
-                      "503": problem_response(503)},
-    }},
+    "/v1/health": _probe(
+        "get_health", "Liveness: the process answers (the store is not asked)",
+        "For a load balancer's liveness check: 200 whenever the process answers. The store is not asked, so "
+        "a database outage does not get healthy workers restarted.", "Alive"),
+    "/v1/ready": _probe(
+        "get_ready", "Readiness: the store answers and a release is served",
+        "For a load balancer's readiness check: 200 with the release served; a 503 problem while the store "
+        "does not answer or no release has been loaded yet.", "Ready to serve", problems={"503": problem_response(503)}),
 })
