@@ -171,7 +171,7 @@ def build_openapi() -> dict[str, Any]:
     for path, operations in EXTRA_PATHS.items():
         # A copy: the examples are added to the document, never to the registered operations.
         paths.setdefault(path, {}).update(copy.deepcopy(operations))
-    base = public_base().rstrip("/")
+    base = public_base()
     document = {
         "openapi": "3.1.0",
         "info": {

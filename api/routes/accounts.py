@@ -72,10 +72,6 @@ def _json(data: dict[str, Any], status: int) -> Response:
     return Response(json_body(data), status=status, mimetype="application/json")
 
 
-def _link(path: str) -> str:
-    return public_url(path)
-
-
 @bp.post("")
 @limiter.limit(_address_rate, key_func=lambda: f"signup:{request.remote_addr}")
 def register() -> Response:
@@ -93,7 +89,7 @@ def register() -> Response:
     new = create_request(session, email=body["email"], apis=body["apis"], now=moment, client_address=request.remote_addr or "",
                          lifetime=timedelta(hours=config["SIGNUP_REQUEST_HOURS"]))
     row = new.row
-    decision = _link(f"/v1/accounts/{row.id}/decision?token={new.decision_token}")
+    decision = public_url(f"/v1/accounts/{row.id}/decision?token={new.decision_token}")
     message = approval_message(sender=config["MAIL_FROM"], to=row.email, apis=body["apis"],
                                approve_url=f"{decision}&action=approve", refuse_url=f"{decision}&action=refuse",
                                expires=format_utc(row.expires_at))
@@ -108,7 +104,7 @@ def register() -> Response:
         session.commit()
         log.warning("approval mail not sent: %s", error)
         raise UpstreamError("The mail server cannot be reached, so nothing was registered; try again later.") from None
-    return _json({"id": row.id, "status": "pending", "poll_url": _link(f"/v1/accounts/{row.id}?token={new.poll_token}"),
+    return _json({"id": row.id, "status": "pending", "poll_url": public_url(f"/v1/accounts/{row.id}?token={new.poll_token}"),
                   "expires_at": format_utc(row.expires_at)}, 202)
 
 
