@@ -130,7 +130,9 @@ def extract_archive(archive: Path, target: Path) -> None:
             try:
                 _copy_member(zf, info, target / name)
             except (RuntimeError, NotImplementedError, zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
-                # Encrypted entries, unknown compression methods, corrupt data, a wrong CRC.
+                # What zipfile raises for entries it cannot read: RuntimeError for an encrypted one,
+                # NotImplementedError for a compression method it does not know, BadZipFile, zlib.error
+                # or EOFError for corrupt data, BadZipFile for a wrong CRC.
                 raise ReleaseRejectedError([ReleaseProblem(name, f"cannot be read from the archive ({exc})")]) from None
 
 
