@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from store.errors import NotFoundError
@@ -47,3 +47,7 @@ def finish_job(session: Session, job_id: str, *, status: str, now: datetime, rel
     done = session.execute(update(ReleaseJob).where(ReleaseJob.id == job_id, ReleaseJob.status == RUNNING)
                            .values(**values).execution_options(synchronize_session=False))
     return done.rowcount == 1
+
+
+def list_running_jobs(session: Session) -> list[ReleaseJob]:
+    return list(session.scalars(select(ReleaseJob).where(ReleaseJob.status == RUNNING)))

@@ -80,6 +80,9 @@ def test_killed_load_is_reported_failed_and_its_files_removed(admin_client, uplo
     status = finished(client, admin, accepted, seconds=10)
     assert status["status"] == "failed" and "Upload the release again" in status["problem"]["detail"]
     assert status["problem"]["type"] == f"{PROBLEM_BASE}/internal_error"
+    # A status read only reads: the next upload records the dead load's end and removes its files.
+    assert upload_and_wait(client, admin, b"not a zip")["status"] == "refused"
+    assert client.get(accepted.get_json()["statusUrl"], headers=admin).get_json()["status"] == "failed"
     assert leftovers(uploads) == []
     with session_scope(app.extensions["gosterge.sessions"]) as session:
         assert get_active_release(session) is None  # nothing was switched
@@ -156,17 +159,38 @@ def test_national_release_uploads_through_the_production_configuration(app, make
     assert leftovers(uploads) == [] and list((tmp_path / "tmp").iterdir()) == []
 
 
-def test_a_load_that_ends_while_its_status_is_read_is_not_taken_for_dead(admin_client):
-    from api.db import db_session
-    from api.routes.admin import settle_abandoned
+def test_a_load_that_ends_while_its_status_is_read_is_not_taken_for_dead(admin_client, uploads):
+    from loaders.procurement.jobs import read_job
     from store.jobs import finish_job, get_job
 
     app, client, admin = admin_client
     sessions = app.extensions["gosterge.sessions"]
     with session_scope(sessions) as session:
         create_job(session, "racing", uploaded_by="key:1", host=socket.gethostname(), now=datetime.now(UTC))
-    with app.test_request_context():
-        job = get_job(db_session(), "racing")  # read while running; the load then records its end
+    with session_scope(sessions) as session:
+        get_job(session, "racing")  # read while running, in a snapshot; the load then records its end
         with session_scope(sessions) as other:
-            finish_job(other, "racing", status="refused", now=datetime.now(UTC), problem="{}")
-        assert settle_abandoned(job).status == "refused"
+            finish_job(other, "racing", status="refused", now=datetime.now(UTC), problem='{"slug": "invalid_parameters", '
+                       '"title": "Invalid parameters", "status": 400, "detail": "refused"}')
+        assert read_job(session, "racing", uploads).status == "refused"
+
+
+def test_reading_a_dead_loads_status_writes_nothing(admin_client, uploads):
+    """The status of a load whose process is gone says `failed`; only the next upload records it."""
+    app, client, admin = admin_client
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        create_job(session, "gone", uploaded_by="key:1", host=socket.gethostname(), now=datetime.now(UTC))
+    assert client.get("/v1/admin/releases/uploads/gone", headers=admin).get_json()["status"] == "failed"
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        from store.jobs import get_job
+        assert get_job(session, "gone").status == "running"
+
+
+def test_a_folder_removed_while_uploads_are_swept_is_no_500(admin_client, uploads, tmp_path):
+    """A load removes its folder when it ends, at any moment, also while another upload sweeps the
+    folder: an entry listed and gone before it is looked at (a link to nowhere stands for it) is
+    passed over, not a 500."""
+    app, client, admin = admin_client
+    uploads.mkdir(parents=True, exist_ok=True)
+    (uploads / "0123456789abcdef").symlink_to(tmp_path / "removed-meanwhile")
+    assert upload(client, admin, b"not a zip").status_code == 202

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
-import secrets
-import shutil
-import socket
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -20,14 +15,13 @@ from api.endpoint import Area, Reply, json_body
 from api.paging import page_envelope
 from api.params import Param
 from api.problems import InvalidParameters, NotFound, UnsupportedMediaType, problem_type
-from loaders.procurement.jobs import UPLOAD_NAME, hold_lock, is_alive, start_job, sweep
+from loaders.procurement.jobs import JobState, read_job, receive_upload
 from store.errors import NotFoundError
-from store.jobs import RUNNING, create_job, finish_job, get_job
 from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
-from store.models import ApiKey, Release, ReleaseJob
+from store.models import ApiKey, Release
 from store.reference.apis import APIS
 from store.releases import activate_release, list_releases
-from store.times import as_utc, format_utc
+from store.times import format_utc
 
 area = Area(Blueprint("admin", __name__, url_prefix="/v1/admin"), "admin", "Admin")
 # Ids are INTEGER columns (32 bits on PostgreSQL): a larger id names nothing, so it is a 404, not a
@@ -155,19 +149,16 @@ UPLOAD_BODY = {"required": True, "content": {"multipart/form-data": {"schema": {
     "properties": {"file": {"type": "string", "format": "binary", "description": "The weekly release as a ZIP"}}}}}}
 UPLOADS = "/releases/uploads"
 UPLOAD_ID = Param("upload_id", {"type": "string"}, "Upload id, from the `statusUrl` of POST /v1/admin/releases.")
-# A load on another host is taken for dead when its heartbeat (every 2 s) is older than this.
-HEARTBEAT_STALE_SECONDS = 60
-ABANDONED = "The load stopped before it finished (its process ended: the server restarted, or it was killed); " \
-            "nothing was switched. Upload the release again."
 
 
-def job_view(job: ReleaseJob) -> dict[str, Any]:
+def job_view(state: JobState) -> dict[str, Any]:
+    job = state.job
     release = db_session().get(Release, job.release_id) if job.release_id else None
     problem = None
-    if job.problem:
-        problem = json.loads(job.problem)
-        problem = {"type": problem_type(problem.pop("slug")), **problem}
-    return {"id": job.id, "status": job.status, "stage": job.stage, "itemsWritten": job.items_written,
+    if state.problem is not None:
+        problem = {"type": problem_type(state.problem.slug), "title": state.problem.title,
+                   "status": state.problem.status, "detail": state.problem.detail, **state.problem.extra}
+    return {"id": job.id, "status": state.status, "stage": job.stage, "itemsWritten": job.items_written,
             "statusUrl": f"{area.blueprint.url_prefix}{UPLOADS}/{job.id}", "uploadedBy": job.uploaded_by,
             "createdAt": format_utc(job.created_at), "updatedAt": format_utc(job.updated_at),
             "finishedAt": format_utc(job.finished_at) if job.finished_at else None,
@@ -187,48 +178,10 @@ def upload_release(values: dict[str, Any]) -> Reply:
     if upload is None:
         raise InvalidParameters([{"parameter": "file", "message": "is required: the release ZIP"}])
     uploads = Path(current_app.config["UPLOAD_DIR"])
-    sweep(uploads)
-    job_id = secrets.token_hex(8)
-    folder = uploads / job_id
-    folder.mkdir(parents=True)
-    lock = hold_lock(folder)
-    try:
-        upload.save(folder / UPLOAD_NAME)
-        session = db_session()
-        job = create_job(session, job_id, uploaded_by=f"key:{g.api_key.id}", host=socket.gethostname(), now=now())
-        session.commit()
-        start_job(job_id, folder, lock=lock, database_url=current_app.config["DATABASE_URL"])
-    except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
-    finally:
-        os.close(lock)  # the loading process holds its own copy of the lock from here on
-    view = job_view(job)
+    job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{g.api_key.id}",
+                         database_url=current_app.config["DATABASE_URL"])
+    view = job_view(JobState(job, job.status, None))
     return Reply(json_body(view), "", status=202, headers={"Location": view["statusUrl"]})
-
-
-def settle_abandoned(job: ReleaseJob) -> ReleaseJob:
-    """A job still marked running whose process is gone (seen by its lock on its own host, by its
-    heartbeat elsewhere) is recorded as failed, and its folder removed."""
-    if job.status != RUNNING:
-        return job
-    folder = Path(current_app.config["UPLOAD_DIR"]) / job.id
-    if job.host == socket.gethostname():
-        alive = is_alive(folder)
-    else:
-        alive = (now() - as_utc(job.updated_at)).total_seconds() < HEARTBEAT_STALE_SECONDS
-    if alive:
-        return job
-    session = db_session()
-    # The load may have recorded its end and removed its folder since the job was read: end that
-    # read first (on SQLite a stale snapshot cannot write), and let the conditional UPDATE decide.
-    session.commit()
-    problem = json.dumps({"slug": "internal_error", "title": "Internal error", "status": 500, "detail": ABANDONED})
-    if finish_job(session, job.id, status="failed", now=now(), problem=problem):
-        shutil.rmtree(folder, ignore_errors=True)
-    session.commit()
-    session.refresh(job)
-    return job
 
 
 @area.get(f"{UPLOADS}/<upload_id>", cost=0, response_schema="ReleaseUpload", path_params=[UPLOAD_ID],
@@ -237,10 +190,10 @@ def get_release_upload(values: dict[str, Any], upload_id: str) -> Reply:
     """An uploaded release: `running` with its stage, then `loaded` (with the release), `refused` (with
     the problem listing every refusal) or `failed` (with the reason)"""
     try:
-        job = get_job(db_session(), upload_id[:32])
+        state = read_job(db_session(), upload_id[:32], Path(current_app.config["UPLOAD_DIR"]))
     except NotFoundError:
         raise NotFound(f"No upload {upload_id!r}.") from None
-    return Reply(json_body(job_view(settle_abandoned(job))), "")
+    return Reply(json_body(job_view(state)), "")
 
 
 @area.post("/releases/<int:release_id>/activate", response_schema="Release", path_params=[RELEASE_ID],

@@ -6,23 +6,31 @@ way out. `python -m loaders.procurement.jobs JOB_ID FOLDER` with GOSTERGE_DATABA
 from __future__ import annotations
 
 import fcntl
-import json
 import logging
 import os
+import secrets
 import shutil
+import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from sqlalchemy.orm import Session
 
 from loaders.procurement.load import load_release
 from loaders.procurement.release import ReleaseRejectedError
 from loaders.settings import load_settings
 from store.db import create_store_engine, make_session_factory, session_scope
-from store.jobs import finish_job, record_progress
+from store.jobs import RUNNING, create_job, finish_job, get_job, list_running_jobs, record_progress
 from store.keys import record_audit
+from store.models import ReleaseJob
+from store.problems import ProblemRecord, internal, refused
+from store.times import as_utc
 
 log = logging.getLogger("gosterge.loaders.jobs")
 UPLOAD_NAME = "release.zip"
@@ -30,6 +38,10 @@ LOCK_NAME = "lock"
 HEARTBEAT_SECONDS = 2
 # A folder younger than this may belong to an upload still being received: never swept.
 SWEEP_AFTER_SECONDS = 60
+# A load on another host is taken for dead when its heartbeat (every HEARTBEAT_SECONDS) is older than this.
+HEARTBEAT_STALE_SECONDS = 60
+ABANDONED = internal("The load stopped before it finished (its process ended: the server restarted, or it was "
+                     "killed); nothing was switched. Upload the release again.")
 
 
 def now() -> datetime:
@@ -61,13 +73,85 @@ def is_alive(folder: Path) -> bool:
 
 def sweep(uploads: Path) -> list[str]:
     """Remove the folders of loads that no process holds any more (a killed load, a lost machine);
-    returns the job ids removed."""
+    returns the job ids removed. A load removes its own folder when it ends, at any moment: a folder
+    gone by the time it is looked at is passed over."""
     removed = []
     for folder in uploads.glob("*") if uploads.is_dir() else []:
-        if time.time() - folder.stat().st_mtime > SWEEP_AFTER_SECONDS and not is_alive(folder):
+        try:
+            age = time.time() - folder.stat().st_mtime
+        except FileNotFoundError:
+            continue
+        if age > SWEEP_AFTER_SECONDS and not is_alive(folder):
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder.name)
     return removed
+
+
+@dataclass(frozen=True)
+class JobState:
+    """What an upload's status URL shows: the job as stored, or `failed` for a load whose process is
+    gone although the store still says it runs (its end is recorded by the next upload)."""
+
+    job: ReleaseJob
+    status: str
+    problem: ProblemRecord | None
+
+
+def receive_upload(session: Session, uploads: Path, save: Callable[[Path], None], *, uploaded_by: str,
+                   database_url: str) -> ReleaseJob:
+    """Record the loads that died as failed, remove their folders, then take a new upload: its
+    folder and lock, the file (`save` writes it), the job, and the process that loads it."""
+    settle_abandoned(session, uploads)
+    job_id = secrets.token_hex(8)
+    folder = uploads / job_id
+    folder.mkdir(parents=True)
+    lock = hold_lock(folder)
+    try:
+        save(folder / UPLOAD_NAME)
+        job = create_job(session, job_id, uploaded_by=uploaded_by, host=socket.gethostname(), now=now())
+        session.commit()
+        start_job(job_id, folder, lock=lock, database_url=database_url)
+    except BaseException:
+        session.rollback()
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    finally:
+        os.close(lock)  # the loading process holds its own copy of the lock from here on
+    return job
+
+
+def read_job(session: Session, job_id: str, uploads: Path) -> JobState:
+    """An upload's state, read only. A job the store says runs but whose process is gone may have
+    recorded its end (and removed its folder) since it was read: then it is read again, in a new
+    transaction, before it is called dead."""
+    job = get_job(session, job_id)
+    if job.status == RUNNING and not _is_running(job, uploads):
+        session.rollback()  # ends the read snapshot; nothing was written
+        job = get_job(session, job_id)
+        if job.status == RUNNING and not _is_running(job, uploads):
+            return JobState(job, "failed", ABANDONED)
+    return JobState(job, job.status, ProblemRecord.from_json(job.problem) if job.problem else None)
+
+
+def settle_abandoned(session: Session, uploads: Path) -> list[str]:
+    """Record every load that died as failed and remove its folder; returns their job ids."""
+    settled = []
+    for job in list_running_jobs(session):
+        if not _is_running(job, uploads) and finish_job(session, job.id, status="failed", now=now(),
+                                                         problem=ABANDONED.to_json()):
+            settled.append(job.id)
+    session.commit()
+    for job_id in settled:
+        shutil.rmtree(uploads / job_id, ignore_errors=True)
+    sweep(uploads)
+    return settled
+
+
+def _is_running(job: ReleaseJob, uploads: Path) -> bool:
+    """A load is seen alive by its lock on its own host, and by its heartbeat elsewhere."""
+    if job.host == socket.gethostname():
+        return is_alive(uploads / job.id)
+    return (now() - as_utc(job.updated_at)).total_seconds() < HEARTBEAT_STALE_SECONDS
 
 
 def start_job(job_id: str, folder: Path, *, lock: int, database_url: str) -> subprocess.Popen:
@@ -113,11 +197,6 @@ class Heartbeat:
                 return
 
 
-def problem_json(status: int, slug: str, title: str, detail: str, **extra: object) -> str:
-    """The problem document the status URL shows; its `type` is completed by the API."""
-    return json.dumps({"slug": slug, "title": title, "status": status, "detail": detail, **extra}, ensure_ascii=False)
-
-
 def run_job(job_id: str, folder: Path, database_url: str) -> int:
     """Load the uploaded release and record how it ended; 0 when it was loaded. The folder goes
     whatever happens, after the outcome is recorded (a reader seeing no folder takes the job for
@@ -126,17 +205,17 @@ def run_job(job_id: str, folder: Path, database_url: str) -> int:
     sessions = make_session_factory(engine)
     try:
         status, problem = _load(sessions, job_id, folder)
-        if status != "loaded":
+        if problem is not None:
             with session_scope(sessions) as session:
-                finish_job(session, job_id, status=status, now=now(), problem=problem)
+                finish_job(session, job_id, status=status, now=now(), problem=problem.to_json())
         return 0 if status == "loaded" else 1
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         engine.dispose()
 
 
-def _load(sessions, job_id: str, folder: Path) -> tuple[str, str]:  # noqa: ANN001
-    """(status, problem JSON) of one load; a loaded release records itself in its own transaction."""
+def _load(sessions, job_id: str, folder: Path) -> tuple[str, ProblemRecord | None]:  # noqa: ANN001
+    """(status, problem) of one load; a loaded release records itself in its own transaction."""
     try:
         with Heartbeat(sessions, job_id) as heartbeat:
             uploaded_by = _uploaded_by(sessions, job_id)
@@ -149,20 +228,16 @@ def _load(sessions, job_id: str, folder: Path) -> tuple[str, str]:  # noqa: ANN0
                              detail=job_id, now=now())
             load_release(folder / UPLOAD_NAME, sessions, uploaded_by=uploaded_by, progress=heartbeat,
                          workdir=folder, before_commit=record_loaded)
-        return "loaded", ""
+        return "loaded", None
     except ReleaseRejectedError as exc:
-        return "refused", problem_json(400, "invalid_parameters", "Invalid parameters",
-                                       f"The release was refused: {exc.total} problem(s).",
-                                       errors=[p.as_dict() for p in exc.problems], total=exc.total)
+        return "refused", refused(f"The release was refused: {exc.total} problem(s).",
+                                  errors=[p.as_dict() for p in exc.problems], total=exc.total)
     except Exception as exc:  # noqa: BLE001  (whatever stopped the load is reported, not lost)
         log.exception("upload %s failed", job_id)
-        return "failed", problem_json(500, "internal_error", "Internal error",
-                                      f"The load stopped: {type(exc).__name__}: {exc}"[:2000])
+        return "failed", internal(f"The load stopped: {type(exc).__name__}: {exc}"[:2000])
 
 
 def _uploaded_by(sessions, job_id: str) -> str:  # noqa: ANN001
-    from store.jobs import get_job
-
     with session_scope(sessions) as session:
         return get_job(session, job_id).uploaded_by
 
