@@ -42,6 +42,11 @@ limit_request_field_size = 8190
 # own access log would print query strings, keys included, as they came.
 accesslog = None
 errorlog = "-"
+# gunicorn's own log quotes the request lines it refuses, keys included: its handlers redact them.
+logger_class = "api.server.RedactingLogger"
+# gunicorn's control socket (gunicornc) sits at one path per user, shared by every instance that
+# user runs, and can add workers; the API is managed by signals and its process manager instead.
+control_socket_disable = True
 
 
 class Worker(GeventWorker):
@@ -56,6 +61,13 @@ class Worker(GeventWorker):
 
 
 worker_class = Worker
+
+
+def nworkers_changed(server, new_value, old_value) -> None:  # noqa: ANN001
+    """Keep one worker while rate limits are counted in memory, also when one is added at run time."""
+    from api.server import hold_worker_count
+
+    hold_worker_count(server, new_value, old_value)
 
 
 def post_worker_init(worker) -> None:  # noqa: ANN001

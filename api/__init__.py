@@ -18,8 +18,9 @@ from api.db import close_session
 from api.errors import register_error_handlers
 from api.headers import add_security_headers
 from api.limits import add_limit_headers, limiter
-from api.logs import log_request, start_request
+from api.logs import log_request, redact_handlers, start_request
 from api.totals import TotalCache
+from api.urls import untrusted_mail_links
 from store.db import create_store_engine, make_session_factory
 
 
@@ -28,14 +29,16 @@ def configure_logging(level: str) -> None:
     flask-limiter's warning that Redis is unreachable (it logs to a NullHandler). Give both loggers a
     handler on standard error unless the host process has set up logging itself."""
     logging.getLogger("gosterge").setLevel(level)
-    if logging.getLogger().handlers:
-        return
-    for name in ("gosterge", "flask-limiter"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(h, logging.StreamHandler) for h in logger.handlers):
-            handler = logging.StreamHandler(sys.stderr)
-            handler.setFormatter(logging.Formatter("%(message)s"))
-            logger.addHandler(handler)
+    names = ("gosterge", "flask-limiter")
+    if not logging.getLogger().handlers:
+        for name in names:
+            logger = logging.getLogger(name)
+            if not any(isinstance(h, logging.StreamHandler) for h in logger.handlers):
+                handler = logging.StreamHandler(sys.stderr)
+                handler.setFormatter(logging.Formatter("%(message)s"))
+                logger.addHandler(handler)
+    # Keys and tokens are redacted by every handler that writes this process's records.
+    redact_handlers(logging.getLogger(), *(logging.getLogger(name) for name in names))
 
 
 def configure_addresses(app: Flask) -> None:
@@ -46,17 +49,16 @@ def configure_addresses(app: Flask) -> None:
     count they are ignored, since any client can send them. Flask's TRUSTED_HOSTS comes from the
     comma-separated setting. Without a public base URL the approval mail's links are built from the
     request's Host: a forged Host would send the mailbox owner to a host of the requester's choosing,
-    so sending real mail that way is warned about."""
+    so a server that sends real mail without either refuses sign-ups and says so at start."""
     proxies = app.config["TRUSTED_PROXIES"]
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
                                 x_port=proxies, x_prefix=proxies)
     hosts = [h.strip() for h in str(app.config["TRUSTED_HOSTS"] or "").split(",") if h.strip()]
     app.config["TRUSTED_HOSTS"] = hosts or None
-    if app.config["SMTP_URL"] and not app.config["PUBLIC_BASE_URL"] and not hosts:
-        logging.getLogger("gosterge").warning(
-            "approval mails will carry links built from each request's Host header; set "
-            "GOSTERGE_PUBLIC_BASE_URL or GOSTERGE_TRUSTED_HOSTS so that a forged Host cannot redirect them")
+    problem = untrusted_mail_links(app.config)
+    if problem is not None:
+        logging.getLogger("gosterge").error("sign-ups are refused: %s", problem)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

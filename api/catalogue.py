@@ -49,7 +49,7 @@ ERROR_TEXT = {
     415: "The request body is not of the expected media type.",
     429: "Rate limited: wait `retry_after` seconds (also the `Retry-After` header).",
     502: "The data source failed (`upstream_error`) or refused the service's credential (`upstream_auth`).",
-    503: "Not ready: the store does not answer, or no release is served yet.",
+    503: "Not ready: the store does not answer, no release is served yet, or (sign-up) the server is not set up to send its mail safely.",
     504: "The data source timed out (`upstream_timeout`).",
 }
 

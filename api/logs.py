@@ -23,8 +23,48 @@ QUIET_PATHS = frozenset({"/v1/health", "/v1/ready"})
 KEY_SHAPE = re.compile(r"gk_[A-Za-z0-9_-]{8,}")
 
 
+# A secret parameter's value in any text (a request line gunicorn quotes, say), and the credential of
+# an Authorization header, however the client spelt the header.
+SECRET_PARAM = re.compile(r"(?i)\b(apikey|token)=[^&\s'\"]*")
+CREDENTIAL = re.compile(r"(?i)(authorization\W+(?:bearer\s+|basic\s+)?)[^\s'\"\\]+")
+# A request id is echoed and logged: only plain characters, and nothing shaped like a key.
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
 def redact_keys(text: str) -> str:
     return KEY_SHAPE.sub("gk_REDACTED", text)
+
+
+def redact_text(text: str) -> str:
+    """Free text with every key, secret parameter value and credential replaced."""
+    return CREDENTIAL.sub(r"\1REDACTED", SECRET_PARAM.sub(r"\1=REDACTED", redact_keys(text)))
+
+
+class RedactingFilter(logging.Filter):
+    """Put on a handler, it redacts every record that handler writes, whichever logger made it
+    (gunicorn's own included, which quotes the request lines it refuses)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = redact_text(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact_text(record.exc_text)
+        return True
+
+
+REDACTING_FILTER = RedactingFilter()
+
+
+def redact_handlers(*loggers: logging.Logger) -> None:
+    """Put the redacting filter on every handler of these loggers (once)."""
+    for logger in loggers:
+        for handler in logger.handlers:
+            if REDACTING_FILTER not in handler.filters:
+                handler.addFilter(REDACTING_FILTER)
 
 
 def redact_query(query: str) -> str:
@@ -37,7 +77,8 @@ def redact_query(query: str) -> str:
 def start_request() -> None:
     g.request_started = time.perf_counter()
     incoming = request.headers.get("X-Request-Id", "")
-    g.request_id = incoming if 0 < len(incoming) <= 64 and incoming.isprintable() else uuid.uuid4().hex
+    acceptable = REQUEST_ID.fullmatch(incoming) and redact_text(incoming) == incoming
+    g.request_id = incoming if acceptable else uuid.uuid4().hex
     limit = current_app.config["MAX_QUERY_STRING_BYTES"]
     if len(request.query_string) > limit:
         raise InvalidParameters([{"parameter": "query", "message": f"the query string is longer than {limit} bytes"}])
@@ -58,5 +99,8 @@ def log_request(response: Response) -> Response:
         "remote": request.remote_addr,
     }
     quiet = request.path in QUIET_PATHS and response.status_code < 400
-    access_log.log(logging.DEBUG if quiet else logging.INFO, json.dumps(record, ensure_ascii=False))
+    line = json.dumps(record, ensure_ascii=False)
+    # JSON leaves the line and paragraph separators raw, and a log reader would break the line there.
+    line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    access_log.log(logging.DEBUG if quiet else logging.INFO, line)
     return response

@@ -8,8 +8,10 @@ import sys
 from typing import Any
 
 from gunicorn import util
+from gunicorn.glogging import Logger
 
 from api.config import load_config
+from api.logs import redact_handlers
 from api.problems import PROBLEM_MEDIA_TYPE
 
 # The slug of each status gunicorn refuses with (decisions.md lists the API's own; 414, 417, 431 and
@@ -52,6 +54,27 @@ def worker_count_problem(config: dict[str, Any], workers: int) -> str | None:
                 "limits on their own, multiplying every limit; run one worker, or set "
                 "GOSTERGE_RATELIMIT_STORAGE_URI to a shared storage such as redis://host:6379")
     return None
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger, whose handlers redact keys and tokens: gunicorn quotes the request lines
+    and headers it refuses before the app sees them (`Invalid HTTP request line: 'GET …?apikey=…'`)."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        redact_handlers(self.error_log, self.access_log)
+
+
+def hold_worker_count(arbiter: Any, new_value: int, old_value: int | None) -> None:
+    """gunicorn's `nworkers_changed` hook: a worker count raised at run time (SIGTTIN, the control
+    socket) is taken back when the storage would count limits in each worker's memory. At start-up
+    (no old value) `check_worker_count` refuses the whole server instead."""
+    if old_value is None or new_value <= old_value:
+        return
+    problem = worker_count_problem(load_config(), new_value)
+    if problem is not None:
+        arbiter.log.error("staying at %d worker(s): %s", old_value, problem)
+        arbiter.num_workers = old_value
 
 
 def check_worker_count(worker: Any) -> None:

@@ -53,9 +53,22 @@ def test_only_trusted_hosts_are_answered_when_configured(make_app):
     assert error_parameters(body) == ["Host"]
 
 
-def test_mail_without_a_base_url_or_trusted_hosts_is_warned_about(make_app, caplog):
+def test_mail_without_a_base_url_or_trusted_hosts_refuses_sign_ups(make_app, caplog):
+    """The approval links carry the decision token: built from a forged Host, a mail scanner following
+    them hands the decision to the forger's host."""
     import logging
 
-    with caplog.at_level(logging.WARNING, logger="gosterge"):
-        make_app(PUBLIC_BASE_URL="", SMTP_URL="smtp://127.0.0.1:2525")
-    assert any("GOSTERGE_TRUSTED_HOSTS" in r.getMessage() for r in caplog.records)
+    from tests.helpers import assert_problem
+
+    with caplog.at_level(logging.ERROR, logger="gosterge"):
+        app = make_app(PUBLIC_BASE_URL="", TRUSTED_HOSTS="", SMTP_URL="smtp://127.0.0.1:9")
+    assert any("GOSTERGE_PUBLIC_BASE_URL" in r.getMessage() and r.levelno == logging.ERROR for r in caplog.records)
+    body = assert_problem(app.test_client().post("/v1/accounts", json={"email": "owner@example.com",
+                                                                       "apis": ["finance-news"]},
+                                                 base_url="http://evil.example"), 503, "not_ready")
+    assert "GOSTERGE_PUBLIC_BASE_URL" in body["detail"] and "evil" not in body["detail"]
+    # Either setting lets them through (and the mail server, which does not answer here, is asked).
+    for setting in ({"PUBLIC_BASE_URL": "https://api.example.org"}, {"TRUSTED_HOSTS": "localhost"}):
+        answer = make_app(SMTP_URL="smtp://127.0.0.1:9", **setting).test_client().post(
+            "/v1/accounts", json={"email": "owner@example.com", "apis": ["finance-news"]})
+        assert answer.status_code == 502

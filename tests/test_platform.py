@@ -240,3 +240,12 @@ def test_keys_are_stored_hashed(app, make_key):
     with session_scope(app.extensions["gosterge.sessions"]) as session:
         row = get_key(session, 1)
         assert row.key_hash != key and key not in (row.key_hash, row.prefix, row.label)
+
+
+def test_access_log_lines_escape_line_separators_and_refuse_key_shaped_request_ids(client, make_key, caplog):
+    key = make_key()
+    with caplog.at_level(logging.INFO, logger="gosterge.access"):
+        answer = client.get(f"{FREE}/x\u2028y", headers={"X-Request-Id": key})
+    [line] = [r.getMessage() for r in caplog.records if r.name == "gosterge.access"]
+    assert "\u2028" not in line and "\\u2028" in line and json.loads(line)["path"].endswith("x\u2028y")
+    assert key not in answer.headers["X-Request-Id"] and key not in line

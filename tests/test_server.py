@@ -128,3 +128,52 @@ def test_doubled_slashes_are_a_problem_not_a_redirect(database_url, limiter_stor
     # Before: a 308 HTML redirect to the merged path. Now no such path: a 404 problem.
     assert status == 404 and fields["content-type"] == "application/problem+json"
     assert json.loads(body)["type"] == f"{PROBLEM_BASE}/not_found"
+
+
+SECRET = "gk_SeCrEtKeYoFaCaLlEr_0123456789"
+
+
+def test_keys_are_redacted_in_every_log_line_gunicorn_writes(database_url, limiter_storage, tmp_path):
+    """Requests gunicorn refuses before the app are logged by gunicorn itself, request line and all;
+    a request id may carry a key too: no key reaches the log or the echoed request id."""
+    log = tmp_path / "server.log"
+    with Gunicorn(server_env(database_url, limiter_storage), log=log) as server:
+        for request_bytes in (
+            f"GET /v1/account?apikey={SECRET}\r\n\r\n".encode(),  # no HTTP version
+            f"GET  /v1/account?apikey={SECRET} HTTP/1.1\r\nHost: x\r\n\r\n".encode(),  # a double space
+            f"GET /v1/account HTTP/1.1\r\nHost: x\r\nAuthorization Bearer {SECRET}\r\n\r\n".encode(),  # no colon
+            f"GET /v1/account?token=plain-secret-token HTTP/1.1\r\nHost: x\r\nX-Bad\r\n\r\n".encode(),
+        ):
+            raw_request(server.port, request_bytes)
+        echoed = requests.get(server.url + "/v1/health", headers={"X-Request-Id": SECRET}, timeout=5)
+        requests.get(server.url + "/v1/account", headers={"X-Request-Id": f"id-{SECRET}"}, timeout=5)
+    assert SECRET not in echoed.headers["X-Request-Id"]
+    text = log.read_text()
+    assert "Invalid" in text or "invalid" in text  # gunicorn did log the refusals
+    assert SECRET[3:] not in text and "plain-secret-token" not in text, text
+
+
+def test_workers_added_at_run_time_are_refused_with_memory_limits(database_url, tmp_path):
+    """SIGTTIN (or gunicorn's control socket) would add a worker counting limits apart."""
+    import os
+    import signal
+
+    log = tmp_path / "server.log"
+    with Gunicorn(server_env(database_url, "memory://"), log=log) as server:
+        assert len(server.worker_pids()) == 1
+        os.kill(server.process.pid, signal.SIGTTIN)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and "workers" not in log.read_text():
+            time.sleep(0.1)
+        time.sleep(1)  # a worker the arbiter would add appears within its next loop (1 s)
+        assert len(server.worker_pids()) == 1
+    assert "GOSTERGE_RATELIMIT_STORAGE_URI" in log.read_text()
+
+
+def test_the_control_socket_is_off(database_url, limiter_storage, tmp_path):
+    """gunicorn's control socket sits at one path per user, shared by every instance."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**server_env(database_url, limiter_storage), "HOME": str(home), "XDG_RUNTIME_DIR": str(home)}
+    with Gunicorn(env):
+        assert not (home / "gunicorn.ctl").exists() and not (home / ".gunicorn").exists()

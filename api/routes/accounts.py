@@ -18,8 +18,8 @@ from api.db import db_session
 from api.endpoint import json_body
 from api.limits import limiter
 from api.mail import MailError, approval_message, send
-from api.problems import Gone, NotFound, RateLimited, UpstreamError
-from api.urls import public_url
+from api.problems import Gone, NotFound, NotReady, RateLimited, UpstreamError
+from api.urls import public_url, untrusted_mail_links
 from store.accounts import (
     DecisionError,
     GoneError,
@@ -76,6 +76,9 @@ def _json(data: dict[str, Any], status: int) -> Response:
 @limiter.limit(_address_rate, key_func=lambda: f"signup:{request.remote_addr}")
 def register() -> Response:
     """Ask for a key: the mailbox owner approves by e-mail; poll `poll_url` for the key."""
+    refusal = untrusted_mail_links(current_app.config)
+    if refusal is not None:
+        raise NotReady(f"Sign-up is switched off: {refusal}.")
     body = parse_json(FIELDS)
     config, moment, session = current_app.config, now(), db_session()
     session.commit()  # end the read snapshot: the claim below writes
@@ -226,7 +229,10 @@ describe_paths({
         "description": "Rate-limited per client address and per e-mail address. The answer's `poll_url` "
                        "gives the key once after approval. When the mail server cannot be reached the "
                        "answer is 502 `upstream_error` and nothing is registered (nor counted against "
-                       "the address's daily allowance).",
+                       "the address's daily allowance). A server that sends its mail over SMTP "
+                       "without knowing its public address (`GOSTERGE_PUBLIC_BASE_URL`) or host names "
+                       "(`GOSTERGE_TRUSTED_HOSTS`) answers 503 `not_ready`: the mail's links would "
+                       "otherwise follow the Host header the requester sent.",
         "requestBody": {"required": True, "content": {"application/json": {"schema": {
             "type": "object", "additionalProperties": False, "required": ["email", "apis"],
             "properties": {f.name: f.schema for f in FIELDS}}}}},
@@ -236,7 +242,7 @@ describe_paths({
                 "poll_url": {"type": "string", "format": "uri",
                              "description": "Poll this URL (GET) for the key; it carries the request's secret."},
                 "expires_at": EXPIRES_AT}}}}},
-            **_problems(400, 413, 415, 429, 502, 504)},
+            **_problems(400, 413, 415, 429, 502, 503, 504)},
     }},
     "/v1/accounts/{request_id}": {"get": {
         "operationId": "poll_request", "tags": ["Accounts"], "security": [],
