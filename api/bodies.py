@@ -63,10 +63,19 @@ def parse_json(fields: list[Field]) -> dict[str, Any]:
     return values
 
 
+# Characters no field has a use for: the C0 controls and DEL (PostgreSQL refuses NUL in text), the
+# line and paragraph separators (a log or a terminal breaks the line there) and the bidirectional
+# controls, which make a label read otherwise than it is written (U+202E turns "txt.exe" around).
+UNWANTED_CHARACTERS = frozenset(
+    [chr(c) for c in range(32)] + ["\x7f", "\u2028", "\u2029", "\u200e", "\u200f", "\u061c"]
+    + [chr(c) for c in range(0x202A, 0x202F)] + [chr(c) for c in range(0x2066, 0x206A)])
+# The same set as a JSON Schema pattern of text without them.
+PLAIN_TEXT_PATTERN = "^[^\\x00-\\x1f\\x7f\\u2028\\u2029\\u200e\\u200f\\u061c\\u202a-\\u202e\\u2066-\\u2069]*$"
+
+
 def _has_control_characters(value: Any) -> bool:
-    """PostgreSQL refuses NUL in text, and no field has a use for control characters."""
     if isinstance(value, str):
-        return any(ord(c) < 32 or ord(c) == 127 for c in value)
+        return not UNWANTED_CHARACTERS.isdisjoint(value)
     if isinstance(value, list):
         return any(_has_control_characters(v) for v in value)
     return False

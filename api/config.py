@@ -39,6 +39,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "SIGNUP_CREDITS": (100, int),
     "SIGNUP_KEY_RATE": ("60/minute", str),
     "SIGNUP_RATE_PER_ADDRESS": ("10/hour", str),
+    "SIGNUP_RATE_PER_KEY": ("300/hour", str),
     "SIGNUP_PER_EMAIL_PER_DAY": (3, int),
 }
 

@@ -18,17 +18,25 @@ from api.schemas import SCHEMAS
 
 CSV_MEDIA_TYPE = "text/csv"
 # Not a filter: a cursor from a JSON page carries on in CSV and back.
-FORMAT = replace(enum_param("format", ["json", "csv"], "`csv` for the page's items as CSV (as `Accept: text/csv`); "
-                            "the paging headers are the same. Default: JSON, or CSV when `Accept` prefers "
-                            "`text/csv`."), filter=False)
+FORMAT = replace(enum_param("format", ["json", "csv", "csv-raw"],
+                            "`csv` for the page's items as CSV (as `Accept: text/csv`); the paging headers are "
+                            "the same. A text cell that a spreadsheet would run as a formula (starting with "
+                            "`=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, as the "
+                            "dashboard's downloads do; `csv-raw` gives every cell exactly as served in JSON. "
+                            "Default: JSON, or CSV when `Accept` prefers `text/csv`."), filter=False)
+# What a spreadsheet reads as the start of a formula (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def wants_csv() -> bool:
-    """An explicit `format` wins; otherwise `Accept`, JSON when it is absent or indifferent."""
+def wants_csv() -> str | None:
+    """`csv`, `csv-raw` or None (JSON): an explicit `format` wins; otherwise `Accept`, JSON when it
+    is absent or indifferent."""
     chosen = request.args.get("format")
     if chosen is not None:
-        return chosen == "csv"
-    return request.accept_mimetypes.best_match(["application/json", CSV_MEDIA_TYPE]) == CSV_MEDIA_TYPE
+        return chosen if chosen != "json" else None
+    if request.accept_mimetypes.best_match(["application/json", CSV_MEDIA_TYPE]) == CSV_MEDIA_TYPE:
+        return "csv"
+    return None
 
 
 def csv_columns(page_schema: str) -> list[str]:
@@ -37,24 +45,29 @@ def csv_columns(page_schema: str) -> list[str]:
     return list(SCHEMAS[item]["properties"])
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, *, safe: bool) -> str:
     # null is an empty cell; booleans as in JSON; numbers with the digits served (Decimal, not a
-    # double that could print more); arrays and objects as their compact JSON text, which keeps them whole.
+    # double that could print more); arrays and objects as their compact JSON text, which keeps them
+    # whole. Only text is escaped: a negative number is a number, not a formula.
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | dict):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=float)
-    return str(value)
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=float)
+    elif isinstance(value, str):
+        text = value
+    else:
+        return str(value)
+    return "'" + text if safe and text.startswith(FORMULA_STARTS) else text
 
 
-def render_csv(body: str, columns: list[str]) -> str:
-    """The items of a JSON page as CSV text."""
+def render_csv(body: str, columns: list[str], *, safe: bool = True) -> str:
+    """The items of a JSON page as CSV text; `safe` escapes text a spreadsheet would run."""
     items = json.loads(body, parse_float=Decimal)["items"]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(columns)
     for item in items:
-        writer.writerow([_cell(item.get(name)) for name in columns])
+        writer.writerow([_cell(item.get(name), safe=safe) for name in columns])
     return out.getvalue()

@@ -23,7 +23,7 @@ from api.params import Check, Param, parse_args
 from api.problems import PaymentRequired, Unauthorized
 from store.db import end_read_before_write
 from store.errors import InsufficientCreditsError
-from store.keys import Caller, debit_credits
+from store.keys import Caller, debit_credits, get_credits
 
 CREDITS_HEADER = "X-Credits-Remaining"
 
@@ -121,6 +121,9 @@ class Area:
                 # upgraded to a write once another writer (a release load, say) has committed.
                 db_session().commit()
                 reply = handler(values, **path_values)
+                # One unit of work per request that changes something: what the handler wrote is
+                # committed here, after it returned an answer (an error rolls it back, api/db.py).
+                db_session().commit()
                 return Response(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
 
             def view(**path_values: Any) -> Response:
@@ -148,7 +151,7 @@ class Area:
 
 def _check_credits(cost: int) -> None:
     if cost and g.api_key.credits < cost:
-        raise _payment_required(cost)
+        raise _payment_required(cost, g.api_key.credits)
 
 
 def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
@@ -184,8 +187,10 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         except InsufficientCreditsError:
             session.rollback()
             # Another request spent the last credits between the check above and this debit.
-            raise _payment_required(cost) from None
-    if answer.page is not None:
+            raise _payment_required(cost, get_credits(session, g.api_key.id)) from None
+    if answer.page is not None and request.method != "HEAD":
+        # A free HEAD shows no count and no next page: walking the pages or reading the total would
+        # answer "how many match" for nothing.
         headers.update(page_headers(*answer.page))
     response = Response(body, mimetype=media_type, headers=headers)
     response.set_etag(etag)  # flask-compress adds `:gzip` when it compresses (api/compression.py)
@@ -199,14 +204,18 @@ def _representation(answer: Answer, media_type: str, columns: list[str] | None,
     if columns is None:
         return answer.body, media_type, answer.etag
     headers["Vary"] = "Accept"
-    if wants_csv():
-        return render_csv(answer.body, columns), CSV_MEDIA_TYPE, f"{answer.etag}-csv"
+    chosen = wants_csv()
+    if chosen is not None:
+        return (render_csv(answer.body, columns, safe=chosen == "csv"), CSV_MEDIA_TYPE,
+                f"{answer.etag}-{chosen}")
     return answer.body, media_type, answer.etag
 
 
-def _payment_required(cost: int) -> PaymentRequired:
+def _payment_required(cost: int, credits: int) -> PaymentRequired:
+    # A 402 says the credits left, like every other answer of a paid endpoint.
     return PaymentRequired(
         f"This call costs {cost} credit(s); the key does not hold enough.",
+        headers={CREDITS_HEADER: str(max(credits, 0))},
         credits_required=cost,
         upgrade_url=current_app.config["UPGRADE_URL"],
     )

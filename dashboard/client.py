@@ -11,6 +11,8 @@ import requests
 
 from dashboard.settings import DashboardSettings
 
+VISITOR_HEADER = "X-Gosterge-Visitor"
+
 
 class ApiError(Exception):
     """An API answer that is not data; `message` is for the page, `status` and `slug` for code."""
@@ -98,8 +100,11 @@ class ApiClient:
             query = {**query, "cursor": page["next_cursor"]}
 
     def post(self, path: str, *, json: Any = None, files: Any = None, key: str | None = None,
-             auth: bool = True) -> tuple[int, Any]:
+             auth: bool = True, visitor: str | None = None) -> tuple[int, Any]:
         headers = {"Authorization": f"Bearer {key or self.settings.api_key}"} if auth else {}
+        if visitor:
+            # The API gives each visitor the dashboard names (with its key) an allowance of their own.
+            headers[VISITOR_HEADER] = visitor
         try:
             response = self.http.post(self.settings.api_url + path, json=json, files=files, headers=headers,
                                       timeout=max(self.settings.timeout_seconds, 300 if files else 0))

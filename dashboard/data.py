@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pandas as pd
@@ -18,6 +19,17 @@ PP = "/v1/public-procurement"
 @st.cache_resource
 def client() -> ApiClient:
     return ApiClient(load_settings())
+
+
+def visitor() -> str:
+    """Who is asking, for the API's per-visitor sign-up allowance: the visitor's address as Streamlit
+    sees it, or an id of this browser session where it sees none."""
+    address = st.context.ip_address
+    if address:
+        return address
+    if "visitor" not in st.session_state:
+        st.session_state.visitor = uuid.uuid4().hex
+    return st.session_state.visitor
 
 
 @st.cache_data(ttl=CACHE_TTL_SECONDS, show_spinner=False)

@@ -161,6 +161,14 @@ def debit_credits(session: Session, key_id: int, cost: int) -> int:
     return int(left)
 
 
+def get_credits(session: Session, key_id: int) -> int:
+    """The credits a key holds now."""
+    credits = session.scalar(select(ApiKey.credits).where(ApiKey.id == key_id))
+    if credits is None:
+        raise NotFoundError(f"no key with id {key_id}")
+    return int(credits)
+
+
 def record_audit(session: Session, *, actor: str, action: str, target: str, detail: str, now: datetime) -> None:
     session.add(AuditEntry(at=now, actor=actor, action=action, target=target, detail=detail))
 

@@ -116,6 +116,22 @@ def test_head_on_a_paid_endpoint_costs_nothing(loaded_app, make_key):
     assert credits_of(loaded_app, key) == 3
 
 
+def test_a_free_head_tells_neither_the_total_nor_the_next_page(loaded_app, make_key):
+    response = loaded_app.test_client().head(f"{PAID}&limit=1" if "?" in PAID else f"{PAID}?limit=1",
+                                             headers=bearer(make_key()))
+    assert response.status_code == 200
+    assert not {"X-Total-Count", "X-Next-Cursor", "Link"} & set(response.headers.keys())
+
+
+@pytest.mark.parametrize("header", ["gzip;q=0", "gzip;q=0.0, identity", "*;q=0", "identity"])
+def test_gzip_refused_by_the_client_is_not_sent(loaded_app, auth, header):
+    response = loaded_app.test_client().get(PAID, headers={**auth, "Accept-Encoding": header})
+    assert response.status_code == 200 and "Content-Encoding" not in response.headers
+    assert not response.headers["ETag"].endswith(':gzip"')
+    again = loaded_app.test_client().get(PAID, headers={**auth, "Accept-Encoding": "gzip;q=0.5, br"})
+    assert again.headers["Content-Encoding"] == "gzip"
+
+
 # Item 12: answers that were not problem documents.
 def test_options_is_a_problem_with_allow(client, auth):
     response = client.options(FREE, headers=auth)
@@ -200,3 +216,24 @@ def test_the_decision_page_is_rate_limited_per_address(make_app):
     statuses = [client.post("/v1/accounts/abc/decision", data={"token": "x", "action": "approve"}).status_code
                 for _ in range(5)]
     assert statuses == [404, 404, 404, 429, 429]
+
+
+@pytest.mark.parametrize("label", ["invoice\u202etxt.exe", "two\u2028lines", "para\u2029graph", "iso\u2066late"])
+def test_key_labels_refuse_bidi_controls_and_line_separators(client, make_key, label):
+    body = assert_problem(client.post("/v1/admin/keys", headers=bearer(make_key(is_admin=True)),
+                                      json={"apis": ["finance-news"], "credits": 1, "label": label}),
+                          400, "invalid_parameters")
+    assert error_parameters(body) == ["label"]
+
+
+@pytest.mark.parametrize("upload_id", ["abc%00def", "%00", "a" * 33, "a.b"])
+def test_upload_ids_of_characters_no_id_has_are_404(client, make_key, upload_id):
+    assert_problem(client.get(f"/v1/admin/releases/uploads/{upload_id}", headers=bearer(make_key(is_admin=True))),
+                   404, "not_found")
+
+
+def test_a_402_says_the_credits_left(loaded_app, make_key):
+    key = make_key(credits=0)
+    response = loaded_app.test_client().get(PAID, headers=bearer(key))
+    assert_problem(response, 402, "payment_required")
+    assert response.headers["X-Credits-Remaining"] == "0"

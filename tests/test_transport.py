@@ -117,6 +117,26 @@ def test_csv_flattens_nested_fields_to_json_text():
                     ["a", '["x","y"]', '[{"name":"Acme","ticker":null}]', "", "true", "3", ""]]
 
 
+def test_csv_escapes_text_a_spreadsheet_would_run_unless_raw_is_asked_for():
+    from api.csvpages import render_csv
+
+    body = json.dumps({"items": [{"name": "=HYPERLINK(\"http://x\")", "note": "-1+2", "n": -3, "tab": "\tx",
+                                  "plain": "Ankara"}], "total": 1, "next_cursor": None})
+    columns = ["name", "note", "n", "tab", "plain"]
+    [_, safe] = list(csv.reader(io.StringIO(render_csv(body, columns))))
+    assert safe == ["'=HYPERLINK(\"http://x\")", "'-1+2", "-3", "'\tx", "Ankara"]
+    [_, raw] = list(csv.reader(io.StringIO(render_csv(body, columns, safe=False))))
+    assert raw == ["=HYPERLINK(\"http://x\")", "-1+2", "-3", "\tx", "Ankara"]
+
+
+def test_raw_csv_is_asked_for_by_format_and_has_its_own_etag(loaded_app, auth):
+    client = loaded_app.test_client()
+    safe = client.get(f"{PAGE}&format=csv", headers=auth)
+    raw = client.get(f"{PAGE}&format=csv-raw", headers=auth)
+    assert raw.status_code == 200 and raw.mimetype == "text/csv"
+    assert safe.headers["ETag"] != raw.headers["ETag"]
+
+
 def test_unknown_format_is_named(loaded_app, auth):
     body = assert_problem(loaded_app.test_client().get(f"{PAGE}&format=xml", headers=auth), 400, "invalid_parameters")
     assert error_parameters(body) == ["format"]

@@ -2,39 +2,26 @@
 
 from __future__ import annotations
 
-import logging
-import math
 import re
 from datetime import timedelta
 from typing import Any
 
 from email_validator import EmailNotValidError, validate_email
-from flask import Blueprint, Response, current_app, render_template_string, request
+from flask import Blueprint, Response, current_app, g, render_template_string, request
 
-from api.auth import now
+from api.auth import authenticate, now
 from api.bodies import Field, api_names, parse_json
 from api.catalogue import describe_paths, problem_response
 from api.db import db_session
 from api.endpoint import json_body
 from api.limits import limiter
-from api.mail import MailError, approval_message, send
-from api.problems import Gone, NotFound, NotReady, RateLimited, UpstreamError
+from api.problems import Gone, InvalidParameters, NotFound, NotReady, Unauthorized, UpstreamError
+from api.signup import MailUnavailableError, ask_for_key, collect_key, decide_request
 from api.urls import public_url, untrusted_mail_links
-from store.accounts import (
-    DecisionError,
-    GoneError,
-    check_decision_token,
-    claim_allowance,
-    create_request,
-    decide,
-    poll,
-    return_allowance,
-    withdraw_request,
-)
+from store.accounts import DecisionError, GoneError, check_decision_token
 from store.errors import NotFoundError
 from store.times import format_utc
 
-log = logging.getLogger("gosterge.accounts")
 bp = Blueprint("accounts", __name__, url_prefix="/v1/accounts")
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -72,43 +59,57 @@ def _json(data: dict[str, Any], status: int) -> Response:
     return Response(json_body(data), status=status, mimetype="application/json")
 
 
+# A client that serves many people from one address (the dashboard) names the person it asks for,
+# with a key of its own: each visitor then has an allowance of their own, and all of them together
+# the key's (GOSTERGE_SIGNUP_RATE_PER_KEY). Without a valid key the header is ignored.
+VISITOR_HEADER = "X-Gosterge-Visitor"
+VISITOR = re.compile(r"[A-Za-z0-9.:_-]{1,64}")
+
+
+def _vouching_key() -> int | None:
+    """The id of the valid key that names a visitor, or None (looked up once per request)."""
+    if "signup_key" not in g:
+        g.signup_key = None
+        if VISITOR.fullmatch(request.headers.get(VISITOR_HEADER, "")):
+            try:
+                g.signup_key = authenticate().id
+            except (Unauthorized, InvalidParameters):
+                pass
+    return g.signup_key
+
+
+def _signup_bucket() -> str:
+    key_id = _vouching_key()
+    if key_id is None:
+        return f"signup:{request.remote_addr}"
+    return f"signup:key:{key_id}:{request.headers[VISITOR_HEADER]}"
+
+
+def _key_rate() -> str:
+    return current_app.config["SIGNUP_RATE_PER_KEY"]
+
+
 @bp.post("")
-@limiter.limit(_address_rate, key_func=lambda: f"signup:{request.remote_addr}")
+@limiter.limit(_address_rate, key_func=_signup_bucket)
+@limiter.limit(_key_rate, key_func=lambda: f"signup:key:{_vouching_key()}", exempt_when=lambda: _vouching_key() is None)
 def register() -> Response:
     """Ask for a key: the mailbox owner approves by e-mail; poll `poll_url` for the key."""
     refusal = untrusted_mail_links(current_app.config)
     if refusal is not None:
         raise NotReady(f"Sign-up is switched off: {refusal}.")
     body = parse_json(FIELDS)
-    config, moment, session = current_app.config, now(), db_session()
-    session.commit()  # end the read snapshot: the claim below writes
-    reopens = claim_allowance(session, body["email"], now=moment, cap=config["SIGNUP_PER_EMAIL_PER_DAY"],
-                              window=timedelta(days=1))
-    session.commit()
-    if reopens is not None:
-        retry = max(1, math.ceil((reopens - moment).total_seconds()))
-        raise RateLimited("Too many requests for this e-mail address today.", headers={"Retry-After": str(retry)},
-                          retry_after=retry, upgrade_url=config["UPGRADE_URL"])
-    new = create_request(session, email=body["email"], apis=body["apis"], now=moment, client_address=request.remote_addr or "",
-                         lifetime=timedelta(hours=config["SIGNUP_REQUEST_HOURS"]))
-    row = new.row
-    decision = public_url(f"/v1/accounts/{row.id}/decision?token={new.decision_token}")
-    message = approval_message(sender=config["MAIL_FROM"], to=row.email, apis=body["apis"],
-                               approve_url=f"{decision}&action=approve", refuse_url=f"{decision}&action=refuse",
-                               expires=format_utc(row.expires_at))
-    # Recorded before the mail goes out, so that no transaction (on SQLite, the write lock every
-    # credit debit needs) stays open for as long as the mail server takes; withdrawn if it fails.
-    session.commit()
     try:
-        send(message, config["SMTP_URL"])
-    except MailError as error:
-        withdraw_request(session, row.id)
-        return_allowance(session, body["email"])
-        session.commit()
-        log.warning("approval mail not sent: %s", error)
+        pending = ask_for_key(db_session(), current_app.config, email=body["email"], apis=body["apis"],
+                              client_address=request.remote_addr or "", decision_url=_decision_url)
+    except MailUnavailableError:
         raise UpstreamError("The mail server cannot be reached, so nothing was registered; try again later.") from None
-    return _json({"id": row.id, "status": "pending", "poll_url": public_url(f"/v1/accounts/{row.id}?token={new.poll_token}"),
-                  "expires_at": format_utc(row.expires_at)}, 202)
+    return _json({"id": pending.id, "status": "pending",
+                  "poll_url": public_url(f"/v1/accounts/{pending.id}?token={pending.poll_token}"),
+                  "expires_at": format_utc(pending.expires_at)}, 202)
+
+
+def _decision_url(request_id: str, token: str) -> str:
+    return public_url(f"/v1/accounts/{request_id}/decision?token={token}")
 
 
 def _default_rate() -> str:
@@ -125,21 +126,17 @@ def _no_store(response: Response) -> Response:
 @limiter.limit(_default_rate, key_func=lambda: f"poll:{request.remote_addr}")
 def poll_request(request_id: str) -> Response:
     """202 while pending; 200 with the key once after approval; 410 after that, or when refused or expired."""
-    config, session = current_app.config, db_session()
+    config = current_app.config
     if not REQUEST_ID.fullmatch(request_id):
         raise NotFound("No request with that id and token.")
-    session.commit()
     # HEAD is safe: it says whether the key is ready (200) without handing it out into an empty body.
     deliver = request.method != "HEAD"
     try:
-        row, key = poll(session, request_id, request.args.get("token", ""), now=now(),
-                        key_lifetime=timedelta(hours=config["SIGNUP_KEY_HOURS"]), credits=config["SIGNUP_CREDITS"],
-                        rate=config["SIGNUP_KEY_RATE"], deliver=deliver)
+        row, key = collect_key(db_session(), config, request_id, request.args.get("token", ""), deliver=deliver)
     except NotFoundError:
         raise NotFound("No request with that id and token.") from None
     except GoneError as exc:
         raise Gone(f"The key is no longer available: {exc}.") from None
-    session.commit()
     if not deliver:
         return _no_store(Response(status=200 if row.status == "approved" else 202))
     if key is None:
@@ -195,9 +192,7 @@ def decision_page(request_id: str) -> Response:
             return _page(200, f"{verb} the key request", f"A key for {', '.join(row.apis.split(','))} was asked for "
                          f"{row.email}. Onaylamak ya da reddetmek için düğmeye basın.",
                          token=token, action=action, button=f"{verb} / {'Onayla' if action == 'approve' else 'Reddet'}")
-        session.commit()
-        row = decide(session, request_id, token, approve=action == "approve", now=now())
-        session.commit()
+        row = decide_request(session, request_id, token, approve=action == "approve")
     except NotFoundError:
         return _page(404, "Not found", "This link is not valid.")
     except DecisionError as exc:
@@ -226,7 +221,10 @@ describe_paths({
     "/v1/accounts": {"post": {
         "operationId": "register", "tags": ["Accounts"], "security": [],
         "summary": "Ask for an API key; the mailbox owner approves by e-mail",
-        "description": "Rate-limited per client address and per e-mail address. The answer's `poll_url` "
+        "description": "Rate-limited per client address (429). An e-mail address gets at most 3 approval mails a day; "
+                       "past them the answer is the same 202, but no mail goes out (the answer does not tell "
+                       "whether the address was asked for), and a refusal by the owner gives its mail back. "
+                       "The answer's `poll_url` "
                        "gives the key once after approval. When the mail server cannot be reached the "
                        "answer is 502 `upstream_error` and nothing is registered (nor counted against "
                        "the address's daily allowance). A server that sends its mail over SMTP "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,16 @@ from typing import Any
 from flask import Blueprint, current_app, g, request
 
 from api.auth import now
-from api.bodies import Field, api_names, boolean, parse_json, request_body_schema, text, whole_number
+from api.bodies import (
+    PLAIN_TEXT_PATTERN,
+    Field,
+    api_names,
+    boolean,
+    parse_json,
+    request_body_schema,
+    text,
+    whole_number,
+)
 from api.db import db_session
 from api.endpoint import Area, Reply, json_body
 from api.paging import page_envelope
@@ -68,8 +78,9 @@ NEW_KEY_FIELDS = [
     Field("expiresInDays", {"type": "integer", "minimum": 1, "maximum": 3650,
                             "description": "Days until the key stops working; default: never."}, whole_number(1, 3650)),
     Field("admin", {"type": "boolean", "description": "Whether the key may call /v1/admin."}, boolean, default=False),
-    Field("label", {"type": "string", "maxLength": 200, "pattern": "^[^\\x00-\\x1f\\x7f]*$",
-                    "description": "Free text to recognise the key by, without control characters."}, text(200),
+    Field("label", {"type": "string", "maxLength": 200, "pattern": PLAIN_TEXT_PATTERN,
+                    "description": "Free text to recognise the key by, without control characters, line "
+                    "separators or bidirectional controls."}, text(200),
           default=""),
 ]
 CREDIT_FIELDS = [Field("credits", {"type": "integer", "minimum": 1, "maximum": 10**12,
@@ -94,7 +105,6 @@ def create_api_key(values: dict[str, Any]) -> Reply:
                           rate=body["rate"] or current_app.config["DEFAULT_RATE"], is_admin=body["admin"],
                           label=body["label"])
     _audit("key.create", str(row.id), ",".join(body["apis"]))
-    session.commit()
     return Reply(json_body({**key_view(row), "key": key}), "", status=201, headers={"Cache-Control": "no-store"})
 
 
@@ -110,7 +120,6 @@ def _key_change(key_id: int, change) -> Reply:  # noqa: ANN001
         row = change(session)
     except NotFoundError:
         raise NotFound(f"No key with id {key_id}.") from None
-    session.commit()
     return Reply(json_body(key_view(row)), "")
 
 
@@ -148,6 +157,7 @@ UPLOAD_BODY = {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["file"],
     "properties": {"file": {"type": "string", "format": "binary", "description": "The weekly release as a ZIP"}}}}}}
 UPLOADS = "/releases/uploads"
+UPLOAD_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 UPLOAD_ID = Param("upload_id", {"type": "string"}, "Upload id, from the `statusUrl` of POST /v1/admin/releases.")
 
 
@@ -189,8 +199,10 @@ def upload_release(values: dict[str, Any]) -> Reply:
 def get_release_upload(values: dict[str, Any], upload_id: str) -> Reply:
     """An uploaded release: `running` with its stage, then `loaded` (with the release), `refused` (with
     the problem listing every refusal) or `failed` (with the reason)"""
+    if not UPLOAD_ID_SHAPE.fullmatch(upload_id):
+        raise NotFound(f"No upload {upload_id!r}.")  # no id has other characters (PostgreSQL refuses NUL)
     try:
-        state = read_job(db_session(), upload_id[:32], Path(current_app.config["UPLOAD_DIR"]))
+        state = read_job(db_session(), upload_id, Path(current_app.config["UPLOAD_DIR"]))
     except NotFoundError:
         raise NotFound(f"No upload {upload_id!r}.") from None
     return Reply(json_body(job_view(state)), "")
@@ -210,5 +222,4 @@ def activate_stored_release(values: dict[str, Any], release_id: int) -> Reply:
     except NotFoundError:
         raise NotFound(f"No release with id {release_id}.") from None
     _audit("release.activate", str(release_id), release.name)
-    session.commit()
     return Reply(json_body(release_view(release)), "")

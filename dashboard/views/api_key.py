@@ -14,7 +14,7 @@ with st.form("signup"):
     submitted = st.form_submit_button(t("request_key"))
 if submitted:
     try:
-        _, answer = data.client().post("/v1/accounts", json={"email": email, "apis": apis}, auth=False)
+        _, answer = data.client().post("/v1/accounts", json={"email": email, "apis": apis}, visitor=data.visitor())
         st.session_state.poll_url = answer["poll_url"]
     except ApiError as exc:
         st.error(exc.message)
