@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import quote
@@ -35,9 +36,17 @@ MEASURES: dict[str, tuple[str, str, str, str]] = {
 PLOTLY_CONFIG = {"displaylogo": False}
 
 
+# GitHub-flavoured Markdown turns bare addresses into links (`https://…`, `www.…`, `name@host`),
+# escapes or not; a word joiner (U+2060, invisible) inside the pattern leaves the text as it reads.
+AUTOLINK_STARTS = re.compile(r"(?i)(https?|ftp|www|mailto)(?=[:.])")
+WORD_JOINER = "\u2060"
+
+
 def literal(value: str) -> str:
-    """Text from the API (headlines, summaries, company names) shown as written, never as Markdown or
-    HTML: a document that carries a link, an image or a tag cannot make the page render it."""
+    """Text from the API or a release (headlines, summaries, company names, dataset names and
+    citations) shown as written, never as Markdown or HTML: a document that carries a link, an
+    address, an image or a tag cannot make the page render it."""
+    value = AUTOLINK_STARTS.sub(lambda m: m.group(1) + WORD_JOINER, value).replace("@", WORD_JOINER + "@")
     return "".join("\\" + c if c in MARKDOWN_MARKS else c for c in value).replace("\n", "  \n")
 
 

@@ -100,3 +100,16 @@ def test_default_map_year_is_the_latest_complete_one():
     assert years.default_year(periods, (2025, 2025)) == "2025"
     assert years.partial_years(periods + ["all"], (2025, 2025)) == ["2019", "2020", "2021", "2022", "2023", "2024",
                                                                    "2026"]
+
+
+def test_text_from_data_never_becomes_a_link_an_image_or_an_address():
+    """GitHub-flavoured Markdown links bare addresses even when their punctuation is escaped."""
+    import re
+
+    from dashboard.ui import literal
+
+    shown = literal("See https://evil.example/x, www.evil.example and owner@evil.example ![i](http://x/i.png)")
+    plain = shown.replace("\\", "")
+    assert not re.search(r"(https?://|www\.|\w@)", plain)
+    assert "![" not in shown and plain.replace("\u2060", "") == (
+        "See https://evil.example/x, www.evil.example and owner@evil.example ![i](http://x/i.png)")

@@ -45,8 +45,9 @@ for column, (endpoint, field, label, fmt, change, good) in zip(columns, HEADLINE
 
 st.subheader(t("datasets"))
 for entry in release["datasets"]:
-    st.markdown(f"**{entry['name']}** · {number(entry['rows'], lang())} {t('rows').lower()}  \n"
-                f"{t('citation')}: {entry['citation']}")
+    # The release's own words (its manifest) are data: shown as text, never as Markdown.
+    st.markdown(f"**{literal(entry['name'])}** · {number(entry['rows'], lang())} {t('rows').lower()}  \n"
+                f"{t('citation')}: {literal(entry['citation'])}")
 
 st.subheader(t("latest_news"))
 news = guarded(lambda: data.get("/v1/finance-news/articles", (("minImportance", 4), ("limit", 5))))
