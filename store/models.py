@@ -14,6 +14,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -128,6 +129,9 @@ class Release(Base):
     uploaded_by: Mapped[str] = mapped_column(String(100), default="cli")
     latest_year: Mapped[int] = mapped_column(Integer)
     total_rows: Mapped[int] = mapped_column(BigInteger, default=0)
+    # False while its items are written, in batches of their own short transactions (so that on
+    # SQLite no write lock is held for the whole load): such a release is never listed nor served.
+    complete: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     datasets: Mapped[list[ReleaseDataset]] = relationship(
         back_populates="release", cascade="all, delete-orphan", order_by="ReleaseDataset.position"

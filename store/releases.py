@@ -7,7 +7,7 @@ from datetime import datetime
 from itertools import islice
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
@@ -28,13 +28,13 @@ def create_release(
     synthetic: bool,
     latest_year: int,
     datasets: list[dict[str, Any]],
-    items: Iterable[dict[str, Any]],
     uploaded_by: str,
 ) -> Release:
-    """Insert a release with its datasets and items (inactive); the caller's transaction makes it whole."""
+    """Insert a release with its datasets, incomplete and inactive: its items follow in batches
+    (`insert_items`), then `complete_release` makes it one that can be listed and served."""
     release = Release(
         name=name, published_at=published_at, loaded_at=loaded_at, synthetic=synthetic, latest_year=latest_year,
-        uploaded_by=uploaded_by, total_rows=sum(int(d["rows"]) for d in datasets), is_active=False,
+        uploaded_by=uploaded_by, total_rows=sum(int(d["rows"]) for d in datasets), is_active=False, complete=False,
     )
     release.datasets = [
         ReleaseDataset(position=i, name=d["name"], file=d["file"], rows=int(d["rows"]), citation=d.get("citation", ""),
@@ -43,16 +43,44 @@ def create_release(
     ]
     session.add(release)
     session.flush()
-    rows: Iterator[dict[str, Any]] = ({**item, "release_id": release.id} for item in items)
-    while batch := list(islice(rows, INSERT_BATCH_ROWS)):
-        session.execute(insert(StatItem), batch)
     return release
+
+
+def item_batches(items: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """The items in batches of INSERT_BATCH_ROWS, each short enough to write in a transaction of its own."""
+    rows = iter(items)
+    while batch := list(islice(rows, INSERT_BATCH_ROWS)):
+        yield batch
+
+
+def insert_items(session: Session, release_id: int, batch: list[dict[str, Any]]) -> None:
+    session.execute(insert(StatItem), [{**item, "release_id": release_id} for item in batch])
+
+
+def complete_release(session: Session, release_id: int) -> None:
+    session.execute(update(Release).where(Release.id == release_id).values(complete=True))
+
+
+def purge_release(session: Session, release_id: int, *, batch_rows: int = INSERT_BATCH_ROWS) -> bool:
+    """Delete one batch of an incomplete release's items, or the release itself once it has none;
+    True while there is more to delete. Batches, so that no transaction holds the write lock long."""
+    ids = select(StatItem.id).where(StatItem.release_id == release_id).limit(batch_rows).scalar_subquery()
+    if session.execute(delete(StatItem).where(StatItem.id.in_(ids))).rowcount:
+        return True
+    session.execute(delete(Release).where(Release.id == release_id, Release.complete.is_(False)))
+    return False
+
+
+def list_incomplete_releases(session: Session, *, loaded_before: datetime) -> list[int]:
+    """Releases whose load stopped before it completed them (a killed process), oldest first."""
+    return list(session.scalars(select(Release.id).where(Release.complete.is_(False),
+                                                         Release.loaded_at < loaded_before).order_by(Release.id)))
 
 
 def activate_release(session: Session, release_id: int) -> Release:
     """Serve `release_id` from now on; one UPDATE pair inside the caller's transaction."""
     release = session.get(Release, release_id)
-    if release is None:
+    if release is None or not release.complete:
         raise NotFoundError(f"no release with id {release_id}")
     session.execute(update(Release).where(Release.is_active.is_(True), Release.id != release_id).values(is_active=False))
     release.is_active = True
@@ -75,7 +103,7 @@ def get_served_release_name(session: Session) -> str | None:
 
 
 def list_releases(session: Session) -> list[Release]:
-    return list(session.scalars(select(Release).order_by(Release.id.desc())))
+    return list(session.scalars(select(Release).where(Release.complete.is_(True)).order_by(Release.id.desc())))
 
 
 def list_items(

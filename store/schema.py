@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, text
 from sqlalchemy.engine import Connection, Engine
 
 from store import models  # noqa: F401  (registers the tables on Base.metadata)
@@ -52,10 +52,16 @@ def _v7_signup_allowances(conn: Connection) -> None:
     SignupAllowance.__table__.create(conn, checkfirst=True)
 
 
+def _v8_release_complete(conn: Connection) -> None:
+    # Releases stored before this step were written whole, in one transaction.
+    if "complete" not in {c["name"] for c in inspect(conn).get_columns("releases")}:
+        conn.execute(text("ALTER TABLE releases ADD COLUMN complete BOOLEAN NOT NULL DEFAULT TRUE"))
+
+
 # Append a step for every change of the schema; never edit a step that has shipped.
 STEPS: list[Callable[[Connection], None]] = [_v1_initial, _v2_data_versions, _v3_article_order_index,
                                              _v4_account_requests, _v5_release_jobs,
-                                             _v6_server_keys, _v7_signup_allowances]
+                                             _v6_server_keys, _v7_signup_allowances, _v8_release_complete]
 CURRENT_VERSION = len(STEPS)
 
 

@@ -28,3 +28,40 @@ def test_fifty_concurrent_calls_on_ten_credits(make_app, make_key, demo_release)
     assert statuses.count(402) == 40, statuses
     with session_scope(loaded_app.extensions["gosterge.sessions"]) as session:
         assert get_key(session, 1).credits == 0
+
+
+def test_paid_answers_go_on_while_a_release_is_written(make_app, make_key, demo_release, tmp_path, monkeypatch,
+                                                       database_url):
+    """A load writes its items in short transactions: a paid answer, whose credit debit needs the
+    write lock on SQLite, waits at most for one batch, never for the whole release (a national one
+    took minutes, and debits waiting past the busy timeout failed with "database is locked")."""
+    import threading
+    from datetime import UTC, datetime
+
+    import pytest
+
+    import store.db
+    from loaders.procurement.generate import generate_release
+    from loaders.procurement.load import load_release
+    from store.releases import get_active_release, list_releases
+
+    if not database_url.startswith("sqlite"):
+        pytest.skip("the write lock is SQLite's; PostgreSQL locks rows")
+    monkeypatch.setattr(store.db, "SQLITE_BUSY_TIMEOUT_MS", 1000)  # what a debit may wait for the lock
+    app = make_app()
+    sessions = app.extensions["gosterge.sessions"]
+    load_release(demo_release, sessions)
+    bigger = generate_release("demo", seed=3, out=tmp_path / "demo.zip", published=datetime(2026, 11, 27, tzinfo=UTC))
+    key = make_key(credits=10**6, rate="1000000/minute", target_app=app)
+    client = app.test_client()
+    loading = threading.Thread(target=load_release, args=(bigger, sessions))
+    statuses = []
+    loading.start()
+    while loading.is_alive():
+        statuses.append(client.get("/v1/public-procurement/supply-flows?limit=5",
+                                   headers={"Authorization": f"Bearer {key}"}).status_code)
+    loading.join()
+    assert statuses and set(statuses) == {200}, statuses
+    with session_scope(sessions) as session:
+        assert get_active_release(session).published_at.day == 27  # the one loaded meanwhile is served
+        assert len(list_releases(session)) == 2

@@ -6,7 +6,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import duckdb
@@ -16,7 +16,15 @@ from loaders.procurement.compute import build_typed_tables, served_items
 from loaders.procurement.release import open_release
 from loaders.procurement.validate import validate_release
 from store.db import session_scope
-from store.releases import activate_release, create_release
+from store.releases import (
+    activate_release,
+    complete_release,
+    create_release,
+    insert_items,
+    item_batches,
+    list_incomplete_releases,
+    purge_release,
+)
 
 log = logging.getLogger("gosterge.loaders.procurement")
 DUCKDB_MEMORY_LIMIT = "4GB"
@@ -38,6 +46,27 @@ def _ignore_progress(stage: str, items: int) -> None:
     pass
 
 
+# A release still incomplete this long after its load began was left by a load that was killed: no
+# load takes this long, so its items are deleted by the next load.
+ABANDONED_AFTER = timedelta(hours=6)
+
+
+def purge(sessions: sessionmaker[Session], release_id: int) -> None:
+    """Delete an incomplete release, a batch per transaction (a failed load's, or a killed one's)."""
+    more = True
+    while more:
+        with session_scope(sessions) as session:
+            more = purge_release(session, release_id)
+
+
+def purge_abandoned_releases(sessions: sessionmaker[Session]) -> None:
+    with session_scope(sessions) as session:
+        abandoned = list_incomplete_releases(session, loaded_before=datetime.now(UTC) - ABANDONED_AFTER)
+    for release_id in abandoned:
+        log.warning("removing release %s, left incomplete by a load that stopped", release_id)
+        purge(sessions, release_id)
+
+
 def load_release(
     path: Path, sessions: sessionmaker[Session], *, uploaded_by: str = "cli", activate: bool = True,
     now: datetime | None = None, progress: Progress = _ignore_progress, workdir: Path | None = None,
@@ -45,8 +74,10 @@ def load_release(
 ) -> LoadResult:
     """Validate and compute in DuckDB, then write the release and (optionally) switch to it atomically.
 
-    Raises ReleaseRejectedError before anything is written; a failure while writing rolls the whole
-    transaction back, so the release served before stays served. Every temporary file (the unpacked
+    Raises ReleaseRejectedError before anything is written. The items are written in batches, each
+    in a short transaction of its own, into a release that is not complete: nothing lists or serves
+    it until the last transaction completes and activates it. A failure while writing deletes what
+    was written, so the release served before stays served, untouched. Every temporary file (the unpacked
     archive, DuckDB's spill files) goes under `workdir` when given, so that the caller can remove
     them all at once; `before_commit(session, release_id)` writes more in the same transaction.
     """
@@ -73,17 +104,31 @@ def load_release(
                         progress("writing", counter["items"])
                     yield item
 
+            purge_abandoned_releases(sessions)
             with session_scope(sessions) as session:
-                release = create_release(
+                release_id = create_release(
                     session, name=manifest.release, published_at=manifest.published_at,
                     loaded_at=now or datetime.now(UTC), synthetic=manifest.synthetic, latest_year=latest_year,
-                    datasets=manifest.datasets, items=counted(), uploaded_by=uploaded_by,
-                )
-                if activate:
-                    activate_release(session, release.id)
-                release_id = release.id
-                if before_commit is not None:
-                    before_commit(session, release_id)
+                    datasets=manifest.datasets, uploaded_by=uploaded_by,
+                ).id
+            try:
+                # Each batch in a transaction of its own: on SQLite the write lock is held for one
+                # batch at a time, so the service's credit debits go on between them.
+                for batch in item_batches(counted()):
+                    with session_scope(sessions) as session:
+                        insert_items(session, release_id, batch)
+                with session_scope(sessions) as session:
+                    complete_release(session, release_id)
+                    if activate:
+                        activate_release(session, release_id)
+                    if before_commit is not None:
+                        before_commit(session, release_id)
+            except BaseException:
+                try:
+                    purge(sessions, release_id)
+                except Exception:  # noqa: BLE001  (the store may be what failed; the first error is raised)
+                    log.exception("release %s left incomplete; a later load removes it", release_id)
+                raise
         finally:
             con.close()
     seconds = time.perf_counter() - started
