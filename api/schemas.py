@@ -297,6 +297,12 @@ SCHEMAS["ProvinceBoundaries"] = obj({
     }, description="One province's boundary.")),
 }, description="The provinces' boundaries as a GeoJSON FeatureCollection.")
 
+def _covered(description: str) -> dict[str, Any]:
+    return obj({"count": count("How many."),
+                "share": prop("Their share of `awardedLots`, 0 to 1; null when there is none.",
+                              type=["number", "null"], minimum=0, maximum=1)}, description=description)
+
+
 SCHEMAS["Datasets"] = obj({
     "release": prop("The ISO week of the release served; null before the first release is loaded.",
                     type=["string", "null"], pattern="^[0-9]{4}-W[0-9]{2}$"),
@@ -312,6 +318,23 @@ SCHEMAS["Datasets"] = obj({
                           "complete ones.", type="object", additionalProperties=obj({
                               "from": prop("First complete year.", type="integer", minimum=2019),
                               "to": prop("Last complete year.", type="integer", minimum=2019)})),
+    "coverage": prop("What the release itself holds, as loaded (the source's completeness is `completeYears`); "
+                     "null before the first release, and for a release loaded before this was computed.",
+                     type=["object", "null"], required=["years", "awardedLots", "withEstimate", "withBids",
+                                                        "withContractorProvince"],
+                     additionalProperties=False, properties={
+        "years": prop("Every year with a tender or a direct purchase in the release, oldest first.", type="array",
+                      items=obj({
+                          "year": prop("Tender or purchase year.", type="integer", minimum=1900),
+                          "tenders": count("Tenders of that year."),
+                          "lots": count("Their lots (rows of `awards.csv`), awarded or not."),
+                          "awardedLots": count("Their awarded lots (with a contractor)."),
+                          "purchases": count("Direct purchases of that year.")})),
+        "awardedLots": count("Awarded lots over every year: the ground of the three shares below."),
+        "withEstimate": _covered("Awarded lots whose tender gives an estimated cost (`averageDiscount` rests on them)."),
+        "withBids": _covered("Awarded lots with a known count of valid bids (the single-bid shares rest on them)."),
+        "withContractorProvince": _covered("Awarded lots whose contractor has a known province (local shares, "
+                                           "supply flows).")}),
     "datasets": prop("The release's source datasets.", type="array", items=obj({
         "name": text("Dataset name, e.g. `tenders`."), "file": text("Its file in the release."),
         "rows": count("Its number of data rows."),

@@ -276,3 +276,17 @@ def test_statistics_properties_hold_on_generated_releases(make_app, make_key, tm
         if cell["amount"] is not None:
             # Exact in the decimals served; a reader adding the parsed doubles may be off by one ulp.
             assert Decimal(str(cell["amount"])) == Decimal(str(cell["localAmount"])) + Decimal(str(cell["otherAmount"]))
+
+
+def test_datasets_say_what_the_release_holds(small):
+    """Worked by hand from the tables above: the years with records and the fields behind the shares."""
+    coverage = small("datasets")["coverage"]
+    assert coverage["years"] == [
+        {"year": 2024, "tenders": 2, "lots": 3, "awardedLots": 2, "purchases": 0},
+        {"year": 2025, "tenders": 2, "lots": 4, "awardedLots": 4, "purchases": 4},
+    ]
+    assert coverage["awardedLots"] == 6
+    # estimates: T1, T2's awarded lot and T3 (T4 has none); bids known on all but T3's; provinces: all but C3's
+    assert coverage["withEstimate"] == {"count": 3, "share": round(3 / 6, 4)}
+    assert coverage["withBids"] == {"count": 5, "share": round(5 / 6, 4)}
+    assert coverage["withContractorProvince"] == {"count": 5, "share": round(5 / 6, 4)}

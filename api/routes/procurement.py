@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from typing import Any
@@ -264,19 +265,27 @@ def get_datasets(values: dict[str, Any]) -> Reply:
     """The release served: its week, when it was loaded, whether it is synthetic, and its source datasets
     Each dataset with its row count and the citation its publisher asks for. `completeYears` gives, per
     index endpoint, the years the source covers completely; other years are partial and should not be
-    compared with complete ones. Before the first release is loaded the release fields are null and
-    `datasets` is empty."""
+    compared with complete ones. `coverage` says what the release itself holds: the years it has
+    records of, with their counts, and how many awarded lots carry the fields the statistics rest on.
+    Before the first release is loaded the release fields are null and `datasets` is empty."""
     release = _release()
     if release is None:
         empty = {"release": None, "releaseId": None, "publishedAt": None, "loadedAt": None, "synthetic": None,
-                 "latestYear": None, "completeYears": complete_years(), "datasets": []}
+                 "latestYear": None, "completeYears": complete_years(), "coverage": None, "datasets": []}
         return Reply(json_body(empty), NO_RELEASE)
     body = {
         "release": release.name, "releaseId": release.id, "publishedAt": format_utc(release.published_at),
         "loadedAt": format_utc(release.loaded_at), "synthetic": release.synthetic, "latestYear": release.latest_year,
         "completeYears": complete_years(),
+        "coverage": _coverage(release.id),
         "datasets": [{"name": d.name, "file": d.file, "rows": d.rows, "citation": d.citation, "url": d.url}
                      for d in release.datasets],
     }
     return Reply(json_body(body), f"release-{release.id}")
+
+
+def _coverage(release_id: int) -> dict[str, Any] | None:
+    """What the release holds, computed at load time; null for a release loaded before it was."""
+    rows, _ = list_items(db_session(), release_id=release_id, kind="coverage", keys={}, after=None, limit=1)
+    return json.loads(rows[0][1]) if rows else None
 

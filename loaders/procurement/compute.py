@@ -315,10 +315,45 @@ def ranking_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
                    "seq_alt": int(r["rank"]), "body": body}
 
 
+def compute_coverage(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """What the release itself holds (procurement-statistics.md describes the source; this, the
+    records loaded): per year with any record, its tenders, lots, awarded lots and direct purchases;
+    and over every awarded lot, how many carry the fields the statistics rest on."""
+    years = con.execute("""
+        WITH t AS (SELECT yr, count(*) AS tenders FROM te GROUP BY yr),
+        l AS (SELECT te.yr, count(*) AS lots, count(*) FILTER (WHERE w.contractor_id IS NOT NULL) AS awarded
+              FROM raw_awards w JOIN te USING (tender_id) GROUP BY te.yr),
+        d AS (SELECT yr, count(*) AS purchases FROM dp GROUP BY yr),
+        y AS (SELECT yr FROM t UNION SELECT yr FROM d)
+        SELECT y.yr, coalesce(t.tenders, 0), coalesce(l.lots, 0), coalesce(l.awarded, 0), coalesce(d.purchases, 0)
+        FROM y LEFT JOIN t USING (yr) LEFT JOIN l USING (yr) LEFT JOIN d USING (yr) ORDER BY y.yr
+    """).fetchall()
+    awarded, estimate, bids, province = con.execute("""
+        SELECT count(*), count(*) FILTER (WHERE te.est IS NOT NULL), count(*) FILTER (WHERE aw.bids IS NOT NULL),
+            count(*) FILTER (WHERE aw.cprov IS NOT NULL)
+        FROM aw JOIN te USING (tender_id)
+    """).fetchone()
+
+    def part(count: int) -> dict[str, Any]:
+        return {"count": int(count), "share": round(count / awarded, 4) if awarded else None}
+
+    return {
+        "years": [{"year": int(y), "tenders": int(t), "lots": int(lo), "awardedLots": int(a), "purchases": int(d)}
+                  for y, t, lo, a, d in years],
+        "awardedLots": int(awarded),
+        "withEstimate": part(estimate), "withBids": part(bids), "withContractorProvince": part(province),
+    }
+
+
+def coverage_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
+    yield {"kind": "coverage", "key1": "", "key2": "", "key3": "", "seq": 1, "seq_alt": 1,
+           "body": compute_coverage(con)}
+
+
 def served_items(con: duckdb.DuckDBPyConnection, latest_year: int) -> Iterator[dict[str, Any]]:
     """Every item of every statistics endpoint, with its JSON body serialised once, here."""
     sources = [index_items(con, kind, latest_year) for kind in INDEX_COMPUTERS]
-    sources += [province_sector_items(con), supply_flow_items(con), ranking_items(con)]
+    sources += [province_sector_items(con), supply_flow_items(con), ranking_items(con), coverage_items(con)]
     for source in sources:
         for item in source:
             item["body"] = body_json(item["body"])
