@@ -142,7 +142,7 @@ def test_keys_are_redacted_in_every_log_line_gunicorn_writes(database_url, limit
             f"GET /v1/account?apikey={SECRET}\r\n\r\n".encode(),  # no HTTP version
             f"GET  /v1/account?apikey={SECRET} HTTP/1.1\r\nHost: x\r\n\r\n".encode(),  # a double space
             f"GET /v1/account HTTP/1.1\r\nHost: x\r\nAuthorization Bearer {SECRET}\r\n\r\n".encode(),  # no colon
-            f"GET /v1/account?token=plain-secret-token HTTP/1.1\r\nHost: x\r\nX-Bad\r\n\r\n".encode(),
+            b"GET /v1/account?token=plain-secret-token HTTP/1.1\r\nHost: x\r\nX-Bad\r\n\r\n",
         ):
             raw_request(server.port, request_bytes)
         echoed = requests.get(server.url + "/v1/health", headers={"X-Request-Id": SECRET}, timeout=5)
