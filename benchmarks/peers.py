@@ -26,16 +26,20 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.api_load import cli, start, wrk  # noqa: E402
+from store.items import COMPETITION  # noqa: E402
 
 BENCH_ENV = ROOT / "var" / "bench-env"
 API_PATH = "/v1/public-procurement/competition-indices?dimension=province&period=2024&limit=50"
-DATASETTE_PATH = ("/bench/stat_items.json?release_id={release}&kind=competition&key1=province&key3=2024"
-                  "&_sort=seq&_size=50&_col=body")
+# The same rows read straight from the table; the key columns as store/items.py names them.
+DATASETTE_PATH = ("/bench/stat_items.json?release_id={release}&kind=competition&"
+                  + urlencode(COMPETITION.filters(dimension="province", period="2024"))
+                  + "&_sort=seq&_size=50&_col=body")
 
 
 def datasette_binary() -> Path:

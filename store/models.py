@@ -19,6 +19,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from store.db import Base
+from store.items import KEY_COLUMNS
 
 
 class SchemaVersion(Base):
@@ -178,11 +179,8 @@ class ReleaseDataset(Base):
 class StatItem(Base):
     """One served item of a procurement endpoint, computed at load time and kept as its JSON body.
 
-    The three keys hold what the endpoint filters on, per `kind`:
-    index kinds (competition, concentration, direct, localization): dimension, subject, period;
-    province-sectors: province, sector; supply-flows: buyer province, supplier province;
-    top-authorities and top-contractors: scope ("province" or "sector"), scope id, method.
-    `seq` is the item's position in the endpoint's order, `seq_alt` in its alternative order
+    The three key columns hold what the endpoint filters on; what each means for each `kind` is
+    said in one place, store/items.py, through which items are written and read. `seq` is the item's position in the endpoint's order, `seq_alt` in its alternative order
     (province-sectors sorted by tenders), so that paging is a keyset walk over an index.
     """
 
@@ -199,7 +197,7 @@ class StatItem(Base):
     body: Mapped[str] = mapped_column(Text)
 
     __table_args__ = (
-        Index("ix_stat_items_lookup", "release_id", "kind", "key1", "key2", "key3", "seq"),
+        Index("ix_stat_items_lookup", "release_id", "kind", *KEY_COLUMNS, "seq"),
         Index("ix_stat_items_order", "release_id", "kind", "seq"),
         Index("ix_stat_items_order_alt", "release_id", "kind", "seq_alt"),
     )

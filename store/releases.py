@@ -13,6 +13,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from store.errors import NotFoundError, StoreUnavailableError, classify_database_error
+from store.items import ItemKind
 from store.models import Release, ReleaseDataset, StatItem
 from store.pages import fetch_page
 
@@ -110,14 +111,15 @@ def list_items(
     session: Session,
     *,
     release_id: int,
-    kind: str,
-    keys: dict[str, str],
+    kind: ItemKind,
+    keys: dict[str, Any],
     after: int | None,
     limit: int,
     alternative_order: bool = False,
 ) -> tuple[list[tuple[int, str]], int]:
-    """A page of (position, body) of one endpoint's items matching `keys`, and the total that match."""
+    """A page of (position, body) of one kind's items matching `keys` (by the kind's key names; None
+    matches every item), and the total that match."""
     order = StatItem.seq_alt if alternative_order else StatItem.seq
-    where = [StatItem.release_id == release_id, StatItem.kind == kind]
-    where += [getattr(StatItem, column) == value for column, value in keys.items()]
+    where = [StatItem.release_id == release_id, StatItem.kind == kind.name]
+    where += [getattr(StatItem, column) == value for column, value in kind.filters(**keys).items()]
     return fetch_page(session, key=order, body=StatItem.body, where=where, after=after, descending=False, limit=limit)

@@ -15,6 +15,7 @@ from api.endpoint import Area, Reply, json_body
 from api.paging import finish_page, page_envelope
 from api.params import Param, enum_param, paging, string_param
 from store.errors import StoreError
+from store.items import COVERAGE, INDEX_KINDS, KINDS, PROVINCE_SECTORS, SUPPLY_FLOWS, ItemKind
 from store.reference.coverage import COMPLETE_YEARS
 from store.reference.dimensions import INDEX_DIMENSIONS
 from store.reference.lists import (
@@ -154,7 +155,7 @@ def check_scope(kind: str):
     return check
 
 
-def page(kind: str, keys: dict[str, str], values: dict[str, Any], params: tuple[Param, ...], *,
+def page(kind: ItemKind, keys: dict[str, Any], values: dict[str, Any], params: tuple[Param, ...], *,
          alternative_order: bool = False) -> Reply:
     """One page of a statistics endpoint from the release served, with a cursor bound to release and filters."""
     release = _release()
@@ -172,12 +173,8 @@ def _index_endpoint(path: str, kind: str, schema: str, doc: str) -> None:
               SUBJECT, PERIOD, *PAGING)
 
     def handler(values: dict[str, Any]) -> Reply:
-        keys = {"key1": values["dimension"]}
-        if values["subject"] is not None:
-            keys["key2"] = values["subject"]
-        if values["period"] is not None:
-            keys["key3"] = values["period"]
-        return page(kind, keys, values, params)
+        keys = {name: values[name] for name in ("dimension", "subject", "period")}
+        return page(INDEX_KINDS[kind], keys, values, params)
 
     handler.__name__ = f"list_{kind.replace('-', '_')}_indices"
     handler.__doc__ = doc
@@ -212,8 +209,8 @@ def list_province_sectors(values: dict[str, Any]) -> Reply:
     """Tender volume per province and sector, every year pooled
     Tenders, value of awarded lots, and the parts won by local and by other suppliers. Cells whose tenders
     have no awarded lot have null amounts and sort after every amount."""
-    keys = {k: str(values[p]) for k, p in (("key1", "province"), ("key2", "sector")) if values[p] is not None}
-    return page("province-sectors", keys, values, PROVINCE_SECTOR_PARAMS, alternative_order=values["sort"] == "tenders")
+    keys = {name: values[name] for name in PROVINCE_SECTORS.keys}
+    return page(PROVINCE_SECTORS, keys, values, PROVINCE_SECTOR_PARAMS, alternative_order=values["sort"] == "tenders")
 
 
 FLOW_PARAMS = (_province("buyerProvince", "Province of the buying authorities."),
@@ -225,8 +222,8 @@ FLOW_PARAMS = (_province("buyerProvince", "Province of the buying authorities.")
 def list_supply_flows(values: dict[str, Any]) -> Reply:
     """Contracts from authorities of one province to suppliers of another or the same province
     Every year pooled, largest amount first; ties by buyer then supplier province."""
-    keys = {k: str(values[p]) for k, p in (("key1", "buyerProvince"), ("key2", "supplierProvince")) if values[p] is not None}
-    return page("supply-flows", keys, values, FLOW_PARAMS)
+    keys = {name: values[name] for name in SUPPLY_FLOWS.keys}
+    return page(SUPPLY_FLOWS, keys, values, FLOW_PARAMS)
 
 
 def _ranking_endpoint(path: str, kind: str, schema: str, methods: list[str], doc: str) -> None:
@@ -237,8 +234,7 @@ def _ranking_endpoint(path: str, kind: str, schema: str, methods: list[str], doc
 
     def handler(values: dict[str, Any]) -> Reply:
         scope = "province" if values["province"] is not None else "sector"
-        keys = {"key1": scope, "key2": str(values[scope]), "key3": values["method"]}
-        return page(kind, keys, values, params)
+        return page(KINDS[kind], {"scope": scope, "scopeId": values[scope], "method": values["method"]}, values, params)
 
     handler.__name__ = f"list_{kind.replace('-', '_')}"
     handler.__doc__ = doc
@@ -286,6 +282,6 @@ def get_datasets(values: dict[str, Any]) -> Reply:
 
 def _coverage(release_id: int) -> dict[str, Any] | None:
     """What the release holds, computed at load time; null for a release loaded before it was."""
-    rows, _ = list_items(db_session(), release_id=release_id, kind="coverage", keys={}, after=None, limit=1)
+    rows, _ = list_items(db_session(), release_id=release_id, kind=COVERAGE, keys={}, after=None, limit=1)
     return json.loads(rows[0][1]) if rows else None
 

@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from store.items import COVERAGE, INDEX_KINDS, KINDS, PROVINCE_SECTORS, SUPPLY_FLOWS
 from store.reference.dimensions import INDEX_DIMENSIONS
 from store.reference.lists import authority_types, procedures, provinces, sectors
 
@@ -209,8 +210,7 @@ def index_items(con: duckdb.DuckDBPyConnection, kind: str, latest_year: int) -> 
                         value = Decimal(value)
                     body[name] = value
                 seq += 1
-                yield {"kind": kind, "key1": dimension, "key2": key or "", "key3": period, "seq": seq, "seq_alt": seq,
-                       "body": body}
+                yield INDEX_KINDS[kind].row(dimension=dimension, subject=key, period=period, seq=seq, body=body)
 
 
 def province_sector_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
@@ -241,8 +241,8 @@ def province_sector_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, 
             "province": p.plate, "provinceName": p.name, "sector": s.id, "sectorName": s.name_tr, "sectorNameEn": s.name_en,
             "tenders": int(r["tenders"]), "amount": r["amount"], "localAmount": r["local"], "otherAmount": r["other"],
         }
-        yield {"kind": "province-sectors", "key1": str(p.plate), "key2": str(s.id), "key3": "", "seq": seq,
-               "seq_alt": alt[(r["province"], r["sector"])], "body": body}
+        yield PROVINCE_SECTORS.row(province=p.plate, sector=s.id, seq=seq, seq_alt=alt[(r["province"], r["sector"])],
+                                   body=body)
 
 
 def supply_flow_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
@@ -260,8 +260,7 @@ def supply_flow_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]
             "supplierProvince": supplier.plate, "supplierProvinceName": supplier.name,
             "contracts": int(r["contracts"]), "amount": Decimal(r["amount"]),
         }
-        yield {"kind": "supply-flows", "key1": str(buyer.plate), "key2": str(supplier.plate), "key3": "", "seq": seq,
-               "seq_alt": seq, "body": body}
+        yield SUPPLY_FLOWS.row(buyerProvince=buyer.plate, supplierProvince=supplier.plate, seq=seq, body=body)
 
 
 # (kind, scope, method) -> SQL giving scope_id, entity id and amount/count per entity; the amount is
@@ -311,8 +310,7 @@ def ranking_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
             body.update(province=None if plate is None else int(plate),
                         provinceName=None if plate is None else provinces()[int(plate)].name,
                         amount=Decimal(r["amount"]), count=int(r["n"]))
-            yield {"kind": kind, "key1": scope, "key2": str(int(r["scope_id"])), "key3": method, "seq": int(r["rank"]),
-                   "seq_alt": int(r["rank"]), "body": body}
+            yield KINDS[kind].row(scope=scope, scopeId=int(r["scope_id"]), method=method, seq=int(r["rank"]), body=body)
 
 
 def compute_coverage(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
@@ -346,8 +344,7 @@ def compute_coverage(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
 
 
 def coverage_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
-    yield {"kind": "coverage", "key1": "", "key2": "", "key3": "", "seq": 1, "seq_alt": 1,
-           "body": compute_coverage(con)}
+    yield COVERAGE.row(seq=1, body=compute_coverage(con))
 
 
 def served_items(con: duckdb.DuckDBPyConnection, latest_year: int) -> Iterator[dict[str, Any]]:
