@@ -91,7 +91,26 @@ def test_headline_shows_no_change_across_a_partial_year():
     span = years.complete_span(SPANS, "direct-procurement-indices")
     figure = years.headline(_overall({"2024": 100.0, "2025": 150.0, "2026": 20.0}), "tenders", span)
     assert (figure.year, figure.value, figure.delta) == ("2025", 150.0, None)
-    assert years.headline(_overall({"2025": 1.0, "2026": 2.0}), "tenders", (2019, 2024)).year is None
+    # No complete year has a figure: the latest year that has one, marked partial, with no change.
+    figure = years.headline(_overall({"2025": 1.0, "2026": 2.0}), "tenders", (2019, 2024))
+    assert (figure.year, figure.value, figure.delta, figure.partial) == ("2026", 2.0, None, True)
+
+
+def test_headlines_and_maps_open_on_years_the_release_holds_records_of():
+    """An import of 2025-2026 records against complete years 2019-2024: the complete years hold zeros."""
+    release = {"completeYears": {"competition": {"from": 2019, "to": 2024}, "direct": {"from": 2025, "to": 2025}},
+               "coverage": {"years": [{"year": 2025, "tenders": 40, "lots": 50, "awardedLots": 45, "purchases": 0},
+                                      {"year": 2026, "tenders": 9, "lots": 9, "awardedLots": 9, "purchases": 0}]}}
+    span = years.complete_span(release, "competition-indices")
+    held = years.years_with_data(release, "competition-indices")
+    figure = years.headline(_overall({"2023": 0, "2024": 0, "2025": 40, "2026": 9}), "tenders", span, held)
+    assert (figure.year, figure.value, figure.partial) == ("2026", 9, True)
+    periods = [str(y) for y in range(2019, 2027)]
+    assert years.default_year(periods, span, held) == "2026"
+    assert years.emptiness(release, "competition-indices", "2024") == years.Emptiness("empty_year_tenders", "2024")
+    assert years.emptiness(release, "competition-indices", "2025") is None
+    assert years.emptiness(release, "direct-procurement-indices") == years.Emptiness("empty_release_purchases")
+    assert years.emptiness({"completeYears": {}}, "direct-procurement-indices") is None  # coverage not reported
 
 
 def test_default_map_year_is_the_latest_complete_one():
