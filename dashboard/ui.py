@@ -179,10 +179,16 @@ def index_view(endpoint: str, dimensions: list[str]) -> tuple[str, str | None, p
     options = data.subject_options(dimension)
     subject = choose("subject", list(options), name="subject", labels=options) if options else None
     frame = guarded(lambda: data.index(endpoint, dimension, subject))
-    if frame.empty:
-        st.info(t("no_items"))
+    empty = years.emptiness(guarded(data.datasets), endpoint)
+    if frame.empty or empty is not None:
+        st.info(said(empty) if empty is not None else t("no_items"))
         st.stop()
     return dimension, subject, frame
+
+
+def said(empty: years.Emptiness) -> str:
+    """Why a chart is empty, in the reader's words."""
+    return t(empty.key).format(year=empty.year)
 
 
 def span_of(endpoint: str) -> years.Span | None:
@@ -199,7 +205,7 @@ def year_choice(endpoint: str, *, place: Any = None) -> str:
     labels = {"all": t("all_years"),
               **{p: t("year_partial_option").format(year=p) for p in years.partial_years(periods, span)}}
     return choose("map_year", [*reversed(periods), "all"], name="year", labels=labels,
-                  default=years.default_year(periods, span), place=place)
+                  default=years.default_year(periods, span, years.years_with_data(release, endpoint)), place=place)
 
 
 def year_notes(year: str, endpoint: str) -> None:
@@ -207,6 +213,9 @@ def year_notes(year: str, endpoint: str) -> None:
     release = guarded(data.datasets)
     span = years.complete_span(release, endpoint)
     periods = [str(y) for y in range(2019, int(release.get("latestYear") or 2019) + 1)]
+    empty = years.emptiness(release, endpoint, year)
+    if empty is not None:
+        st.info(said(empty))
     if year == "all":
         st.caption(t("map_all_note").format(years=", ".join(years.partial_years(periods, span)) or "–"))
     elif not years.is_complete(year, span):

@@ -257,3 +257,40 @@ def test_tables_are_written_in_the_readers_language(monkeypatch):
     assert "%40,0" in html
     assert list(shown["data"].data.columns) == ["Dönem", "Tek teklifli pay", "Toplam (TL)", "loadedAt"]
     assert shown["data"].data["Tek teklifli pay"].dtype.kind == "f"  # still numbers underneath, for sorting
+
+
+@pytest.fixture
+def recent_only(app, make_key, tmp_path, monkeypatch):
+    """A release like an import of EKAP records of 2025-2026: no record of the source's complete
+    years (2019-2024) and no direct purchases."""
+    from loaders.procurement.load import load_release
+    from tests.helpers import write_release
+    from tests.test_procurement_statistics import TABLES
+
+    shifted = {name: [dict(row) for row in rows] for name, rows in TABLES.items() if name != "direct_purchases.csv"}
+    for row in shifted["tenders.csv"]:
+        row["tender_date"] = row["tender_date"].replace("2024-", "2026-")
+    load_release(write_release(tmp_path / "recent", shifted), app.extensions["gosterge.sessions"])
+    load_sample(app.extensions["gosterge.sessions"])
+    with LiveServer(app) as server:
+        monkeypatch.setenv("GOSTERGE_API_URL", server.url)
+        monkeypatch.setenv("GOSTERGE_API_KEY", make_key())
+        st.cache_data.clear()
+        st.cache_resource.clear()
+        yield server
+
+
+@pytest.mark.parametrize(("language", "partial", "no_purchases"), [
+    ("tr", "2026 (kısmi)", "Bu yayında hiç doğrudan temin kaydı yok."),
+    ("en", "2026 (partial)", "This release has no direct purchases.")])
+def test_a_release_of_recent_records_opens_on_its_own_years_and_says_what_it_lacks(recent_only, language, partial,
+                                                                                  no_purchases):
+    overview = run("views/overview.py", lang=language)
+    assert not overview.exception, overview.exception
+    labels = [m.label for m in overview.metric]
+    assert labels[0].endswith(f" · {partial}"), labels  # tenders of the latest year with records, marked
+    assert overview.metric[0].value == "2"
+    assert not any("2024" in label for label in labels)
+    assert no_purchases in [c.value for c in overview.caption]
+    direct = run("views/direct.py", lang=language)
+    assert no_purchases in [i.value for i in direct.info]

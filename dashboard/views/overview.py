@@ -4,7 +4,7 @@ import streamlit as st
 
 from dashboard import data, years
 from dashboard.formats import local_time, number, points, share, short_money
-from dashboard.ui import guarded, lang, link, literal, t
+from dashboard.ui import guarded, lang, link, literal, said, t
 
 # (endpoint, field, label, how the value and its change are written, whether a fall is good news)
 HEADLINES = (
@@ -29,16 +29,23 @@ columns = [c for _ in range(0, len(HEADLINES), ROW) for c in st.columns(ROW)]
 for column, (endpoint, field, label, fmt, change, good) in zip(columns, HEADLINES, strict=False):
     frame = guarded(lambda endpoint=endpoint: data.index(endpoint, "overall"))
     span = years.complete_span(release, endpoint)
-    figure = years.headline(frame, field, span)
+    figure = years.headline(frame, field, span, years.years_with_data(release, endpoint))
     partial = ", ".join(years.partial_years(periods, span)) or "–"
     if figure.year is None:
-        column.metric(t(label), "–", help=t("not_found_year"))
+        empty = years.emptiness(release, endpoint)
+        column.metric(t(label), "–", help=said(empty) if empty is not None else t("not_found_year"))
+        if empty is not None:
+            column.caption(said(empty))
         continue
     before = str(int(figure.year) - 1)
-    note = (t("vs_year").format(year=before) if figure.delta is not None
-            else t("no_comparison_partial" if not years.is_complete(before, span) else "no_comparison_missing")
-            .format(year=before))
-    column.metric(f"{t(label)} · {figure.year}", fmt(figure.value, lang()),
+    if figure.partial:
+        note = t("headline_partial").format(year=figure.year)
+    else:
+        note = (t("vs_year").format(year=before) if figure.delta is not None
+                else t("no_comparison_partial" if not years.is_complete(before, span) else "no_comparison_missing")
+                .format(year=before))
+    shown_year = t("year_partial_option").format(year=figure.year) if figure.partial else figure.year
+    column.metric(f"{t(label)} · {shown_year}", fmt(figure.value, lang()),
                   change(figure.delta, lang()) if figure.delta is not None else None, delta_color=good,
                   help=f"{t('headline_help').format(year=figure.year, partial=partial)} {note}")
     column.caption(note)
