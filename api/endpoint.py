@@ -17,7 +17,7 @@ from api.compression import selected_etag
 from api.conditional import compute_etag, matches, not_modified
 from api.csvpages import CSV_MEDIA_TYPE, FORMAT, csv_columns, render_csv, wants_csv
 from api.db import db_session
-from api.limits import count_unkeyed_request, keyed_limit
+from api.limits import count_unkeyed_request, keyed_limit, refund_hit
 from api.pagelinks import page_headers, page_meta
 from api.params import Check, Param, parse_args
 from api.problems import PaymentRequired, Unauthorized
@@ -172,7 +172,8 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     if matches(sent_etag):
         # A 304 is free of the rate limit only when the worker answered it from memory for a real
         # ETag; `*` matches anything, so it would otherwise give unlimited, uncounted queries.
-        g.counted_304 = request.if_none_match.star_tag or not remembered
+        if not (request.if_none_match.star_tag or not remembered):
+            refund_hit()
         response = not_modified(sent_etag)
         response.headers.update(headers)
         return response

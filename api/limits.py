@@ -27,12 +27,6 @@ def key_rate() -> str:
     return key.rate if key is not None else current_app.config["DEFAULT_RATE"]
 
 
-def counts_against_limit(response: Response) -> bool:
-    # decisions.md: polling with If-None-Match is free, so a 304 answered from the worker's memory is
-    # not counted; one that read the store, or answered `If-None-Match: *`, is (api/endpoint.py).
-    return response.status_code != 304 or g.get("counted_304", False)
-
-
 # Storage is chosen in init_app from RATELIMIT_STORAGE_URI. When Redis is unreachable the limiter
 # falls back to per-process memory and logs a warning rather than failing requests.
 limiter = Limiter(
@@ -43,7 +37,27 @@ limiter = Limiter(
     swallow_errors=True,
 )
 
-keyed_limit = limiter.shared_limit(key_rate, scope=SHARED_SCOPE, deduct_when=counts_against_limit)
+# Every request is counted before it is answered, in one atomic step of the storage (increment, then
+# compare), so that parallel requests never pass a full limit; a 304 that turns out free gives its
+# hit back (`refund_hit`).
+keyed_limit = limiter.shared_limit(key_rate, scope=SHARED_SCOPE)
+
+
+def refund_hit() -> None:
+    """Give this request's hit back. decisions.md: polling with If-None-Match is free, so a 304
+    answered from the worker's memory is not counted (api/endpoint.py); one that read the store, or
+    answered `If-None-Match: *`, is."""
+    current = limiter.current_limit
+    if current is None:
+        return
+    storage = limiter.storage
+    try:
+        if hasattr(storage, "decr"):  # memory: never below 0
+            storage.decr(current.key)
+        else:  # Redis: INCRBY -1 on the same key, as atomic as the count
+            storage.incr(current.key, current.limit.get_expiry(), amount=-1)
+    except Exception as error:  # noqa: BLE001  (storage unreachable: the hit stays counted)
+        log.warning("rate-limit hit not refunded: storage unreachable (%s)", error)
 
 
 def _window(current: RequestLimit) -> tuple[int, int] | None:

@@ -65,3 +65,18 @@ def test_paid_answers_go_on_while_a_release_is_written(make_app, make_key, demo_
     with session_scope(sessions) as session:
         assert get_active_release(session).published_at.day == 27  # the one loaded meanwhile is served
         assert len(list_releases(session)) == 2
+
+
+def test_a_rate_limit_holds_under_parallel_requests(make_app, make_key, demo_release):
+    """The limit is counted before the answer, atomically: of 80 parallel requests on a key limited
+    to 30 a minute, exactly 30 are answered (counted after the answer, all 80 were)."""
+    from loaders.procurement.load import load_release
+
+    app = make_app(DB_POOL_SIZE=10)
+    load_release(demo_release, app.extensions["gosterge.sessions"])
+    key = make_key(credits=1000, rate="30/minute", target_app=app)
+    with LiveServer(app) as server, ThreadPoolExecutor(max_workers=40) as pool:
+        statuses = list(pool.map(lambda _: requests.get(
+            f"{server.url}/v1/public-procurement/supply-flows?limit=5",
+            headers={"Authorization": f"Bearer {key}"}, timeout=60).status_code, range(80)))
+    assert statuses.count(200) == 30 and statuses.count(429) == 50, statuses
