@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 
 from flask import current_app, g, request
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from store.db import WRITES
+from store.errors import StoreError
 
 log = logging.getLogger("gosterge.db")
 
@@ -28,11 +28,11 @@ def close_session(_exc: BaseException | None = None) -> None:
         return
     try:
         session.close()
-    except DBAPIError as error:
+    except StoreError as error:
         # The database went away after the answer was read: closing rolls back on a dead connection.
         # The answer stands; the connection is dropped from the pool instead of returned to it.
-        log.warning("session closed on a dead connection: %s", error.orig)
+        log.warning("session closed on a dead connection: %s", error)
         try:
             session.invalidate()
-        except DBAPIError:
+        except StoreError:
             pass

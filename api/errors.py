@@ -6,8 +6,6 @@ import logging
 
 from flask import Flask, Response, g
 from flask_limiter import RateLimitExceeded
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from werkzeug.exceptions import HTTPException, SecurityError
 
 from api.limits import rate_limited_problem
@@ -23,7 +21,7 @@ from api.problems import (
     UpstreamTimeout,
     render_problem,
 )
-from store.errors import StoreAuthError, StoreError, StoreTimeoutError, classify_database_error
+from store.errors import StoreAuthError, StoreError, StoreTimeoutError
 
 log = logging.getLogger("gosterge.errors")
 
@@ -49,16 +47,6 @@ def register_error_handlers(app: Flask) -> None:
     def _store(exc: StoreError) -> Response:
         log.warning("store failure (request %s): %s", g.get("request_id"), exc)
         return render_problem(store_problem(exc))
-
-    @app.errorhandler(DBAPIError)
-    def _database(exc: DBAPIError) -> Response:
-        log.warning("database failure (request %s): %s", g.get("request_id"), exc.orig)
-        return render_problem(store_problem(classify_database_error(exc)))
-
-    @app.errorhandler(PoolTimeoutError)
-    def _pool(exc: PoolTimeoutError) -> Response:
-        log.warning("database pool exhausted (request %s)", g.get("request_id"))
-        return render_problem(UpstreamError("The database is not answering in time."))
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:

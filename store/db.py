@@ -9,11 +9,12 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, MetaData, create_engine, event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.pool import QueuePool
 
-from store.errors import classify_database_error
+from store.errors import StoreUnavailableError, classify_database_error
 
 # One naming convention so that constraint names are the same on SQLite and PostgreSQL.
 NAMING_CONVENTION = {
@@ -39,12 +40,36 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+class StorePool(QueuePool):
+    """The connection pool, whose wait for a free connection ends in the store's own error."""
+
+    def _do_get(self):  # noqa: ANN202  (QueuePool's own hook)
+        try:
+            return super()._do_get()
+        except PoolTimeoutError as error:
+            raise StoreUnavailableError("no database connection free in time") from error
+
+
+def _wrap_driver_errors(engine: Engine) -> Engine:
+    """Every failure of the database driver leaves the store as one of its own errors
+    (store/errors.py), so that no caller handles SQLAlchemy's exceptions. A pre-ping's failure is
+    left alone: the pool reads it to replace a dead connection."""
+
+    @event.listens_for(engine, "handle_error")
+    def _store_error(context):  # noqa: ANN001, ANN202
+        if context.is_pre_ping:
+            return None
+        return classify_database_error(context.sqlalchemy_exception or context.original_exception)
+
+    return engine
+
+
 def create_store_engine(url: str, *, statement_timeout_ms: int | None = None, pool_size: int = 5) -> Engine:
     """Create an engine for `url` with the pragmas and limits the service relies on."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         _configure_sqlite(engine, statement_timeout_ms)
-        return engine
+        return _wrap_driver_errors(engine)
     parsed = make_url(url)
     connect_args: dict = {"connect_timeout": 3}
     options = [str(parsed.query["options"])] if "options" in parsed.query else []
@@ -52,14 +77,15 @@ def create_store_engine(url: str, *, statement_timeout_ms: int | None = None, po
         options.append(f"-c statement_timeout={int(statement_timeout_ms)}")
     if options:
         connect_args["options"] = " ".join(options)
-    return create_engine(
+    return _wrap_driver_errors(create_engine(
         parsed.difference_update_query(["options"]),
         connect_args=connect_args,
+        poolclass=StorePool,
         pool_pre_ping=True,  # a restarted PostgreSQL leaves dead connections in the pool
         pool_size=pool_size,
         max_overflow=pool_size * 2,
         pool_timeout=5,
-    )
+    ))
 
 
 def _configure_sqlite(engine: Engine, statement_timeout_ms: int | None) -> None:
@@ -132,14 +158,11 @@ def make_session_factory(engine: Engine) -> sessionmaker[Session]:
 
 @contextmanager
 def session_scope(factory: sessionmaker[Session]) -> Iterator[Session]:
-    """One unit of work: commit on success, roll back on error, map driver failures to store errors."""
+    """One unit of work: commit on success, roll back on error (driver failures are store errors already)."""
     session = factory()
     try:
         yield session
         session.commit()
-    except DBAPIError as exc:
-        session.rollback()
-        raise classify_database_error(exc) from exc
     except BaseException:
         session.rollback()
         raise

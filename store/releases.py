@@ -8,11 +8,9 @@ from itertools import islice
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
-from store.errors import NotFoundError, StoreUnavailableError, classify_database_error
+from store.errors import NotFoundError
 from store.items import ItemKind
 from store.models import Release, ReleaseDataset, StatItem
 from store.pages import fetch_page
@@ -95,12 +93,7 @@ def get_active_release(session: Session) -> Release | None:
 
 def get_served_release_name(session: Session) -> str | None:
     """The name of the release served, or None; a store that does not answer raises a StoreError."""
-    try:
-        return session.scalar(select(Release.name).where(Release.is_active.is_(True)).limit(1))
-    except DBAPIError as error:
-        raise classify_database_error(error) from error
-    except PoolTimeoutError as error:
-        raise StoreUnavailableError("no database connection free in time") from error
+    return session.scalar(select(Release.name).where(Release.is_active.is_(True)).limit(1))
 
 
 def list_releases(session: Session) -> list[Release]:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import create_engine
 from sqlalchemy.orm import sessionmaker
 
 from loaders.procurement.load import load_release
+from store.db import create_store_engine
 from tests.helpers import assert_problem
 
 
 def break_store(app) -> None:  # noqa: ANN001
     """Every session from now on talks to a database that cannot be opened."""
-    app.extensions["gosterge.sessions"] = sessionmaker(create_engine("sqlite:////proc/no-such-dir/x.db"))
+    app.extensions["gosterge.sessions"] = sessionmaker(create_store_engine("sqlite:////proc/no-such-dir/x.db"))
 
 
 def test_health_answers_without_key_or_store(app):

@@ -86,9 +86,11 @@ def test_database_going_away_is_502_and_service_recovers(make_app, make_key, dat
 
 def test_a_connection_dying_after_the_answer_does_not_spoil_it(make_app, make_key, monkeypatch):
     # The database went away between reading the answer and ending the request: the rollback in the
-    # session's close fails. The answer already stands and must go out.
+    # session's close fails (with the store's error: the engine turns every driver failure into one).
     from sqlalchemy.exc import OperationalError
     from sqlalchemy.orm import Session
+
+    from store.errors import classify_database_error
 
     app = make_app()
     key = make_key(target_app=app)
@@ -96,7 +98,7 @@ def test_a_connection_dying_after_the_answer_does_not_spoil_it(make_app, make_ke
 
     def close(self):  # noqa: ANN001, ANN202
         original(self)
-        raise OperationalError("ROLLBACK", {}, Exception("server closed the connection unexpectedly"))
+        raise classify_database_error(OperationalError("ROLLBACK", {}, Exception("server closed the connection")))
 
     monkeypatch.setattr(Session, "close", close)
     response = app.test_client().get("/v1/public-procurement/sectors", headers={"Authorization": f"Bearer {key}"})

@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, g
-from sqlalchemy.exc import SQLAlchemyError
 
 from api.db import db_session
 from api.endpoint import Area, Reply, json_body
@@ -72,7 +71,7 @@ def _period_schema() -> dict[str, Any]:
     """The years the release served covers, and `all`: the exact set `check_subject_and_period` accepts."""
     try:
         release = _release()
-    except (SQLAlchemyError, StoreError):
+    except StoreError:
         # The document is served while the store is away; the pattern then describes the years.
         db_session().rollback()
         return PERIOD.schema
