@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.ekap.notice import parse_notice
-from loaders.ekap.records import TenderRecord, read_record
+from loaders.ekap.records import TenderRecord, notice_entries, read_record
 from loaders.ekap.report import UNMAPPED, Entry
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
@@ -80,6 +80,7 @@ def _read_file(path: Path, index: int) -> FileResult:
         return result.refuse("no-accepted-shape", "not a result notice (no İhale kayıt numarası with a contract "
                              f"or a SONUÇ İLANI heading); accepted: {ACCEPTED}")
     result.shape = "notice"
+    result.entries.extend(notice_entries(notice, result.file))
     record = TenderRecord(result.file, (index, 0), "notice", notices=[notice])
     record.fields["ikn"] = notice.ikn
     result.records.append(record)

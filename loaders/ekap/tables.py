@@ -182,6 +182,10 @@ class Mapper:
         if notice is None:
             return None
         estimate = self._amount(notice, "estimate", where)
+        if estimate is not None and any(n.unread_rows for n, _ in picture.lots.values()):
+            # Reported where the notice was read (notice-structure-unknown): whether the estimate
+            # is the lot's or the whole tender's cannot be told, so it is not taken for either.
+            return None
         if estimate is not None and picture.multi_lot:
             self.report.note("multi-lot-estimate", "multi-lot tender whose lots' estimates are not published: the "
                              "tender-wide estimate is left out, so the tender stays out of averageDiscount",
