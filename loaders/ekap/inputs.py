@@ -127,7 +127,10 @@ def _records(element: Any, result: FileResult, position: tuple[int, ...]) -> Ite
         yield read_record(element["item"], tender=None, position=position, shape="detail", **where)
     elif element.get("ikn"):
         yield read_record(element, tender=None, position=position, shape="detail", **where)
-    elif isinstance(element.get("list"), list):
-        for j, item in enumerate(element["list"]):
+    elif isinstance(element.get("list"), list) or isinstance(element.get("tenders"), list):
+        # EKAP's search answer (`list`), or ihale-mcp's `search_tenders` output (`tenders`), whose
+        # records FIELDS reads by ihale-mcp's names.
+        items = element["list"] if isinstance(element.get("list"), list) else element["tenders"]
+        for j, item in enumerate(items):
             if isinstance(item, dict) and item.get("ikn"):
                 yield read_record(item, tender=None, position=(*position, j), shape="search", **where)

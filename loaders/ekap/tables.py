@@ -231,13 +231,14 @@ class Mapper:
         nationality = fold(clean_text(notice.fields.get("nationality")))
         address = clean_text(notice.fields.get("address"))
         found: int | None
+        if is_joint_venture(contractor.name):
+            # The one address a joint venture's notice prints is its pilot partner's: the venture is
+            # placed there, as any contractor is placed at the address its notice prints.
+            self.report.note("joint-venture", f"{contractor.name} is a joint venture: its province is that of the "
+                             "address printed, the pilot partner's", **where)
         if nationality and nationality not in DOMESTIC:
             found = ABROAD
             self.report.note("foreign-contractor", f"nationality {nationality!r}: province empty", **where)
-        elif is_joint_venture(contractor.name):
-            found = None
-            self.report.note("joint-venture-province", "a joint venture has no head office: the one address printed "
-                             "is an unnamed partner's; province empty", **where)
         elif not address:
             found = None
             self.report.note("no-address", "no contractor address printed: province empty", **where)

@@ -35,10 +35,14 @@ class TenderPicture:
             n.multi_lot for n, _ in self.lots.values())
 
     def status(self) -> tuple[bool, bool]:
-        """(cancelled by EKAP's status, result published by EKAP's status)."""
+        """(cancelled by EKAP's status, result published by EKAP's status), from the Turkish text, the
+        English one EKAP's search answers in another language, or the status code."""
         text = fold(str(self.fields.get("status") or ""))
         code = str(self.fields.get("status_code") or "").strip()
-        return "iptal" in text, "sonuc ilani" in text or code == RESULT_PUBLISHED_STATUS
+        cancelled = "iptal" in text or "cancel" in text
+        published = "sonuc ilani" in text or code == RESULT_PUBLISHED_STATUS or (
+            "result" in text and ("publish" in text or "announce" in text))
+        return cancelled, published
 
 
 def group_records(records: list[TenderRecord], report: Report) -> list[list[TenderRecord]]:
