@@ -179,3 +179,60 @@ def test_implausible_dates_are_reported_and_never_released(tmp_path, tender_day,
     reported = [e for e in report["entries"] if e["kind"] == "unmapped" and "date" in e["reason"]]
     assert reported and reported[0]["ikn"] == "2026/700030"
     assert [a["contractor_id"] for a in t["awards.csv"]] in ([], [""])
+
+
+def loads(path: Path) -> None:
+    """The written release passes the loader's own validation (raises ReleaseRejectedError if not)."""
+    with open_release(path) as opened:
+        con = duckdb.connect()
+        try:
+            validate_release(con, opened)
+        finally:
+            con.close()
+
+
+def test_one_authority_row_per_ekap_id_with_the_latest_name(tmp_path):
+    folder = tmp_path / "in"
+    first = detail(goods_notice())
+    later = detail(goods_notice().replace("2026/612345", "2026/612346"), ikn="2026/612346")
+    later["item"]["idare"] = {"id": 70011, "adi": "KONYA İL SAĞLIK MÜDÜRLÜĞÜ SATIN ALMA BİRİMİ",
+                              "enUstIdareAdi": "SAĞLIK BAKANLIĞI", "il": {"adi": "KARAMAN"}}
+    write(folder, "1.json", first)
+    write(folder, "2.json", later)
+    result, t, report = run([folder], tmp_path)
+    assert [(a["authority_id"], a["name"], a["province"]) for a in t["authorities.csv"]] == [
+        ("70011", "KONYA İL SAĞLIK MÜDÜRLÜĞÜ SATIN ALMA BİRİMİ", "70")]
+    (note,) = entries(report, "authority-renamed")
+    assert "KONYA İL SAĞLIK MÜDÜRLÜĞÜ" in note["message"] and "SATIN ALMA BİRİMİ" in note["message"]
+    loads(result.out)
+
+
+@pytest.mark.parametrize(("value", "bids", "field"), [
+    ("1" + ".000" * 13 + ",00 TRY", "3", "contract_value"), ("252.000,00 TRY", "1" + "0" * 23, "bids")])
+def test_figures_the_loader_would_refuse_leave_their_lot_unawarded(tmp_path, value, bids, field):
+    notice = markdown_notice("2026/700040", "KAYA YAPI LİMİTED ŞİRKETİ", "MERKEZ / HATAY MERKEZ/HATAY", value=value,
+                             bids=bids)
+    path = write(tmp_path, "n.json", bundle(notice))
+    result, t, report = run([path], tmp_path)
+    (entry,) = entries(report, "value-out-of-range")
+    assert (entry["file"], entry["ikn"], entry["field"]) == (str(path), "2026/700040", field)
+    assert [(a["contractor_id"], a["contract_value"]) for a in t["awards.csv"]] == [("", "")]
+    loads(result.out)
+
+
+def test_unreadable_file_is_reported_and_the_rest_imported(tmp_path):
+    folder = tmp_path / "in"
+    write(folder, "deep.json", "[" * 200_000 + "]" * 200_000)
+    write(folder, "n.md", markdown_notice("2026/700050", "KAYA YAPI LİMİTED ŞİRKETİ", "MERKEZ / HATAY MERKEZ/HATAY"))
+    _, t, report = run([folder], tmp_path)
+    (entry,) = entries(report, "unreadable-file")
+    assert entry["file"] == str(folder / "deep.json") and entry["kind"] == "unmapped"
+    assert [x["ikn"] for x in report["tenders"]] == ["2026/700050"]
+
+
+def test_second_release_of_a_served_week_is_refused_with_its_way_out(tmp_path):
+    path = write(tmp_path / "in", "d.json", detail(goods_notice()))
+    first = import_ekap([path], tmp_path / "w47.zip", release="2026-W47", now=NOW)
+    with pytest.raises(ImportRefusedError, match="2026-W47 is already.*--base") as refused:
+        import_ekap([path], tmp_path / "again.zip", release="2026-W47", base=first.out, now=NOW)
+    assert "w47.zip" in str(refused.value)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from loaders.ekap.base import BaseRelease, read_base
 from loaders.ekap.frames import release_tables
-from loaders.ekap.inputs import FileResult, list_files, read_file
+from loaders.ekap.inputs import FileResult, is_plainly_not_a_record, list_files, read_file
 from loaders.ekap.registry import Registry
 from loaders.ekap.report import Report
 from loaders.ekap.tables import Mapper, TenderRow
@@ -92,13 +92,17 @@ def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, bas
     `strict` and anything could not be mapped)."""
     name, published = release_week(release, now or datetime.now(UTC))
     report_path = report_path or out.with_name(out.name.removesuffix(".zip") + ".report.json")
-    files = list_files(paths)
     registry, report = Registry(), Report()
+    listed = list_files(paths)
+    files = [path for path in listed if not is_plainly_not_a_record(path)]
+    report.skipped = [str(path) for path in listed if is_plainly_not_a_record(path)]
     previous = read_base(base, registry) if base else BaseRelease()
+    if previous.release and previous.release >= name:
+        raise ImportRefusedError(_week_served(name, previous.release, base, published))
     rows = map_records(read_inputs(files, workers=workers), registry, report, published.date())
     tables = release_tables(rows, previous, registry, report)
     refused = sum(1 for i in report.inputs if i["shape"] == "none")
-    report.counts = {"files": len(files), "filesRefused": refused, "tenders": len(tables["tenders.csv"]),
+    report.counts = {"files": len(files), "filesRefused": refused, "filesSkipped": len(report.skipped), "tenders": len(tables["tenders.csv"]),
                      "tendersKeptOut": sum(1 for t in report.tenders if t["status"] == "kept-out"),
                      "awardedLots": int(tables["awards.csv"]["contractor_id"].notna().sum()),
                      "authorities": len(tables["authorities.csv"]), "contractors": len(tables["contractors.csv"])}
@@ -109,6 +113,18 @@ def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, bas
     report.write(report_path, release=name, publishedAt=published.isoformat(), out=str(out), written=written,
                  base=str(base) if base else None)
     return ImportResult(name, published, out, report_path, report, written)
+
+
+def _week_served(name: str, served: str, base: Path | None, published: datetime) -> str:
+    """Why a release cannot follow a base of its own week (or a later one), and what to do instead.
+
+    A release is named by its ISO week alone (procurement-statistics.md), so a second release of a
+    week would be served under the same name as the first and could not be told apart from it."""
+    following = (published + timedelta(days=7)).isocalendar()
+    return (f"week {name} is already released as {base} ({served}): a second release of a week could not be "
+            f"told apart from the first. To replace week {name}, import all its records again with --base set to "
+            f"the release of the week before; to add these records, import them with --release "
+            f"{following.year}-W{following.week:02d} and --base {base} once that week has started")
 
 
 def _source(file: str, previous: BaseRelease) -> Source:

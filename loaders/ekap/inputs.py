@@ -54,6 +54,15 @@ def list_files(paths: list[Path]) -> list[Path]:
     return files
 
 
+# Files that travel with saved records and are plainly not records: a folder's README, licence or
+# change log, and hidden files (`.DS_Store`). They are skipped, listed once in the report.
+NOT_RECORDS = frozenset({"readme", "license", "licence", "copying", "changelog", "notice", "authors"})
+
+
+def is_plainly_not_a_record(path: Path) -> bool:
+    return path.name.startswith(".") or path.stem.lower() in NOT_RECORDS
+
+
 def read_file(path: Path, index: int) -> FileResult:
     """Every tender record in one file, with what could not be read reported; each notice's
     identity is worked out here, in the worker, rather than in the importer that runs alone."""
@@ -102,6 +111,10 @@ def _read_json(text: str, result: FileResult, index: int) -> FileResult:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return result.refuse("unreadable-file", f"not valid JSON: {exc}")
+    except RecursionError:
+        # Python's JSON decoder recurses once per level: a file nested deeper than its stack is
+        # refused like any file that cannot be read, and the rest of the batch goes on.
+        return result.refuse("unreadable-file", "JSON nested too deeply to be read (no EKAP record is)")
     elements = data if isinstance(data, list) else [data]
     shapes: set[str] = set()
     for i, element in enumerate(elements):

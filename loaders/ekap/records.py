@@ -47,6 +47,7 @@ class TenderRecord:
     notices: list[Notice] = field(default_factory=list)
     corrections: list[Notice] = field(default_factory=list)
     cancellation_notice: bool = False
+    also_from: list[str] = field(default_factory=list)  # the other files of a tender's bare notices
 
     @property
     def ikn(self) -> str:

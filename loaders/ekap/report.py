@@ -29,6 +29,7 @@ class Report:
     inputs: list[dict[str, Any]] = field(default_factory=list)
     tenders: list[dict[str, Any]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # files that are plainly not records
 
     def unmapped(self, reason: str, message: str, **where: Any) -> None:
         self.entries.append(Entry(UNMAPPED, reason, message, **where))
@@ -54,7 +55,7 @@ class Report:
         (an indented dump goes through the pure-Python one, seconds slower for a national year)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".partial")
-        lists = {"inputs": self.inputs, "entries": [e.__dict__ for e in self.entries], "tenders": self.tenders}
+        lists = {"skipped": self.skipped, "inputs": self.inputs, "entries": [e.__dict__ for e in self.entries], "tenders": self.tenders}
         with open(partial, "w", encoding="utf-8") as out:
             out.write(json.dumps({**head, "summary": self.summary()}, ensure_ascii=False, indent=1)[:-2])
             for name, items in lists.items():
@@ -67,7 +68,9 @@ class Report:
     def lines(self) -> list[str]:
         """The summary a person reads at the end of an import."""
         c = self.counts
-        out = [f"files read: {c.get('files', 0)}, of no accepted shape: {c.get('filesRefused', 0)}",
+        out = [f"files read: {c.get('files', 0)}, of no accepted shape: {c.get('filesRefused', 0)}" + (
+                   f", skipped as plainly not records (README, licence, hidden): {c['filesSkipped']}"
+                   if c.get("filesSkipped") else ""),
                f"tenders: {c.get('tenders', 0)} (kept out: {c.get('tendersKeptOut', 0)}), awarded lots: "
                f"{c.get('awardedLots', 0)}, authorities: {c.get('authorities', 0)}, contractors: {c.get('contractors', 0)}"]
         for kind, title in ((UNMAPPED, "unmapped by reason"), (NOTE, "notes by reason")):

@@ -57,7 +57,7 @@ def group_records(records: list[TenderRecord], report: Report) -> list[list[Tend
         if record.shape == "notice":
             if ikn in loose:
                 loose[ikn].notices += record.notices
-                loose[ikn].file += f", {record.file}"
+                loose[ikn].also_from.append(record.file)
                 continue
             loose[ikn] = record
         by_ikn.setdefault(ikn, []).append(record)
@@ -103,7 +103,7 @@ def _apply_corrections(picture: TenderPicture, record: TenderRecord, report: Rep
 def build_picture(records: list[TenderRecord], report: Report) -> TenderPicture:
     picture = TenderPicture(records[0].ikn)
     for record in records:
-        picture.files.append(record.file)
+        picture.files += [record.file, *record.also_from]
         for name, value in record.fields.items():
             if value is not None:
                 picture.fields[name] = value
