@@ -77,7 +77,7 @@ def test_import_shared_fixtures(shared_ekap, tmp_path):
     kept_out = {e["ikn"] for e in entries(report, "tender-kept-out")}
     assert kept_out == {"2026/1351626", "2026/1359939", "2026/1309463", "2025/2337797", "2025/2388267",
                         "2025/2467498", "2025/2346700", "2025/2384731", "2025/2427741", "2025/2212206"}
-    assert {e["ikn"] for e in entries(report, "procedure-unknown")} == {
+    assert {e["ikn"] for e in entries(report, "procedure-not-given")} == {
         "2025/2467498", "2025/2346700", "2025/2384731", "2025/2427741", "2025/2212206"}
     refused = {Path(e["file"]).name for e in entries(report, "no-accepted-shape")}
     assert refused == {"sample-awards.jsonl"} and [Path(f).name for f in report["skipped"]] == ["README.md"]

@@ -11,6 +11,10 @@ from typing import Any
 
 UNMAPPED = "unmapped"  # printed but not mappable, or a record kept out: --strict fails on these
 NOTE = "note"  # a decided case or a fallback rule applied; the value in the release is documented
+# A tender the input does not say enough about to be placed in a release (no province, procedure,
+# sector or date given anywhere): listed, not released, and not a failure of --strict, because
+# nothing printed was misread; importing a record that gives what is missing places it.
+KEPT_OUT = "kept-out"
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,9 @@ class Report:
     def unmapped(self, reason: str, message: str, **where: Any) -> None:
         self.entries.append(Entry(UNMAPPED, reason, message, **where))
 
+    def kept_out(self, reason: str, message: str, **where: Any) -> None:
+        self.entries.append(Entry(KEPT_OUT, reason, message, **where))
+
     def note(self, reason: str, message: str, **where: Any) -> None:
         self.entries.append(Entry(NOTE, reason, message, **where))
 
@@ -48,7 +55,8 @@ class Report:
         return sum(1 for e in self.entries if e.kind == UNMAPPED)
 
     def summary(self) -> dict[str, Any]:
-        return {**self.counts, "unmapped": self.by_reason(UNMAPPED), "notes": self.by_reason(NOTE)}
+        return {**self.counts, "unmapped": self.by_reason(UNMAPPED), "keptOut": self.by_reason(KEPT_OUT),
+                "notes": self.by_reason(NOTE)}
 
     def write(self, path: Path, **head: Any) -> None:
         """JSON with one input, entry or tender a line: readable, and written by the C encoder
@@ -73,7 +81,8 @@ class Report:
                    if c.get("filesSkipped") else ""),
                f"tenders: {c.get('tenders', 0)} (kept out: {c.get('tendersKeptOut', 0)}), awarded lots: "
                f"{c.get('awardedLots', 0)}, authorities: {c.get('authorities', 0)}, contractors: {c.get('contractors', 0)}"]
-        for kind, title in ((UNMAPPED, "unmapped by reason"), (NOTE, "notes by reason")):
+        for kind, title in ((UNMAPPED, "unmapped by reason"), (KEPT_OUT, "kept out by reason"),
+                            (NOTE, "notes by reason")):
             reasons = self.by_reason(kind)
             out.append(f"{title}: " + (", ".join(f"{r} {n}" for r, n in reasons.items()) if reasons else "none"))
         return out

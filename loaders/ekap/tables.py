@@ -67,7 +67,7 @@ class Mapper:
         missing = [name for name, value in (("authority", authority), ("tender date", day),
                                             ("procedure", procedure), ("sector", sector)) if value is None]
         if missing:
-            self.report.unmapped("tender-kept-out", f"kept out of the release: no {', '.join(missing)}", **where)
+            self.report.kept_out("tender-kept-out", f"kept out of the release: no {', '.join(missing)}", **where)
             return None, {**trace, "status": "kept-out"}
         awards, status = self._awards(picture, where, day)
         lots = max(1, len(picture.lots))
@@ -78,7 +78,7 @@ class Mapper:
         f = picture.fields
         name = clean_text(f.get("authority")) or (picture.first_notice.authority if picture.first_notice else "")
         if not name:
-            self.report.unmapped("authority-unknown", "no authority name in the record or the notice heading",
+            self.report.kept_out("authority-not-given", "no authority name in the record or the notice heading",
                                  field="authority", **where)
             return None
         plate = self._authority_province(f, name, where)
@@ -115,7 +115,7 @@ class Mapper:
             return plate
         plate = province_from_unit_name(name)
         if plate is None:
-            self.report.unmapped("authority-province-unknown", f"no province for {name!r}: the record gives none "
+            self.report.kept_out("authority-province-not-given", f"no province for {name!r}: the record gives none "
                                  "and the name names no provincial unit", field="province", **where)
         else:
             self.report.note("authority-province-from-name", f"province of {name!r} read from its name",
@@ -131,7 +131,7 @@ class Mapper:
             self.report.unmapped("unparseable-value", str(exc), field="tender_date", **where)
             return None
         if day is None:
-            self.report.unmapped("tender-date-missing", "no tender date (ihaleTarihSaat, or 1- İhalenin a) Tarihi)",
+            self.report.kept_out("tender-date-not-given", "no tender date (ihaleTarihSaat, or 1- İhalenin a) Tarihi)",
                                  field="tender_date", **where)
         elif not EARLIEST_DATE <= day <= self.published:
             self.report.unmapped("tender-date-out-of-range", f"tender date {day} is before {EARLIEST_DATE} or after "
@@ -148,9 +148,11 @@ class Mapper:
             if found := procedure_id(text):
                 trace.update(procedure=found, procedureText=text)
                 return found
-        self.report.unmapped("procedure-unknown", f"no procedure id for {texts!r}" if texts else "no procedure "
-                             "printed (ihaleUsulAciklama, istisnaUsulAciklama or 1- İhalenin c) Usulü)",
-                             field="procedure", **where)
+        if texts:
+            self.report.unmapped("procedure-unknown", f"no procedure id for {texts!r}", field="procedure", **where)
+        else:
+            self.report.kept_out("procedure-not-given", "no procedure printed (ihaleUsulAciklama, "
+                                 "istisnaUsulAciklama or 1- İhalenin c) Usulü)", field="procedure", **where)
         return None
 
     def _sector(self, picture: TenderPicture, where: dict, trace: dict) -> int | None:
@@ -165,7 +167,7 @@ class Mapper:
                            picture.fields.get("type_code"))
         sector = fallback_sector(kind)
         if sector is None:
-            self.report.unmapped("sector-unknown", f"no OKAS code, and tender type {kind or 'unknown'} has no "
+            self.report.kept_out("sector-not-given", f"no OKAS code, and tender type {kind or 'unknown'} has no "
                                  "fallback sector", field="sector", **where)
             return None
         self.report.note("sector-by-tender-type", f"no OKAS code: sector {sector} by tender type {kind}",
