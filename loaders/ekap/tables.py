@@ -84,7 +84,7 @@ class Mapper:
         plate = self._authority_province(f, name, where)
         if plate is None:
             return None
-        kind, fired = classify_authority(name, " ".join(clean_text(f.get(k)) for k in ("top_institution", "parent")))
+        kind, fired = classify_authority(name, clean_text(f.get("top_institution")), clean_text(f.get("parent")))
         if not fired:
             self.report.note("authority-type-default", f"no rule of the table matches {name!r}: type other",
                              field="authority_type", **where)
