@@ -236,3 +236,16 @@ def test_second_release_of_a_served_week_is_refused_with_its_way_out(tmp_path):
     with pytest.raises(ImportRefusedError, match="2026-W47 is already.*--base") as refused:
         import_ekap([path], tmp_path / "again.zip", release="2026-W47", base=first.out, now=NOW)
     assert "w47.zip" in str(refused.value)
+
+
+def test_a_release_the_loader_would_refuse_is_not_written(tmp_path, monkeypatch):
+    """The net under the mapping rules: with the amount rule switched off, a contract value of
+    10^39 TRY reaches the tables, and the import reports the loader's refusal instead of writing."""
+    monkeypatch.setattr("loaders.ekap.tables.amount_fits", lambda value: True)
+    notice = markdown_notice("2026/700060", "KAYA YAPI LİMİTED ŞİRKETİ", "MERKEZ / HATAY MERKEZ/HATAY",
+                             value="1" + ".000" * 13 + ",00 TRY")
+    path = write(tmp_path, "n.json", bundle(notice))
+    result, _, report = run([path], tmp_path)
+    assert not result.written and not result.out.exists() and not list(tmp_path.glob(".checking-*"))
+    (entry,) = entries(report, "release-refused")
+    assert (entry["file"], entry["ikn"], entry["field"]) == (str(path), "2026/700060", "contract_value")
