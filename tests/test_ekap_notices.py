@@ -5,18 +5,22 @@ sample-awards.jsonl), and the Turkish notation of amounts, counts and dates."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 import lxml.html
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from loaders.ekap.mapping import procedure_id
 from loaders.ekap.names import is_joint_venture
 from loaders.ekap.notice import parse_html, parse_markdown
 from loaders.ekap.places import province_from_address
-from loaders.ekap.values import parse_amount, parse_count, parse_date
+from loaders.ekap.values import amount_fits, parse_amount, parse_count, parse_date
+from loaders.procurement.validate import DECIMAL
 from tests.conftest import SHARED
 
 EKAP = SHARED / "fixtures" / "ekap"
@@ -217,3 +221,11 @@ def test_parse_markdown_reports_rows_it_cannot_place():
     text = ("**SONUÇ İLANI**\n\n| **İhale kayıt numarası** | **:** | **2026/1** |\n| **1- İhalenin** | | |\n"
             "| Yaklaşık Maliyeti | : | 10,00 TRY |\n| Kısım 2 | 5,00 TRY |\n")
     assert parse_markdown(text).unread_rows == ["Kısım 2 | 5,00 TRY"]
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False, min_value=0, max_value=Decimal(10) ** 40, places=None))
+def test_amount_fits_exactly_what_the_loader_accepts(value):
+    """An amount the importer writes is one the release validation's pattern accepts, and the
+    importer leaves out no amount that pattern accepts."""
+    written = format(value, "f")
+    assert amount_fits(value) == bool(re.fullmatch(DECIMAL, written))
