@@ -30,7 +30,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         say(line)
     say(f"report: {result.report_path}")
     if not result.written:
-        say(f"--strict: {result.report.unmapped_count} unmapped item(s); no release written")
+        refused = result.report.by_reason("unmapped").get("release-refused")
+        say(f"the loader would refuse the release ({refused} problem(s) in the report); no release written"
+            if refused else f"--strict: {result.report.unmapped_count} unmapped item(s); no release written")
         return 1
     say(f"release {result.release} (publishedAt {result.published:%Y-%m-%dT%H:%M:%SZ}) written")
     print(result.out)

@@ -101,3 +101,20 @@ def test_dashboard_pages_render_an_ekap_release(live_ekap):
         assert not app.error, (page, [e.value for e in app.error])
     overview = run("views/overview.py")
     assert not any("SENTETİK" in w.value for w in overview.warning)
+
+
+def test_ekap_records_of_the_shared_fixtures_import_strictly_and_load(database_url, tmp_path):
+    """EKAP's own files (the fixtures' README: every notice but ihalent's derived sample-awards.jsonl):
+    nothing in them is misread, so --strict writes the release, and the loader takes it."""
+    if not EKAP.is_dir():
+        pytest.skip("../shared/fixtures/ekap is not beside the project")
+    env = {**os.environ, "GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
+    out = tmp_path / "ekap.zip"
+    paths = [EKAP / "ihale-mcp", EKAP / "ihalent" / "istanbul-yapim-2025.json", EKAP / "ihalent" / "notices"]
+    imported = subprocess.run([sys.executable, "-m", "cli", "ekap", "import", *map(str, paths), "--out", str(out),
+                               "--release", "2026-W47", "--strict"], env=env, capture_output=True, text=True, timeout=120)
+    assert imported.returncode == 0, imported.stderr
+    assert "unmapped by reason: none" in imported.stderr and "kept out by reason: " in imported.stderr
+    loaded = subprocess.run([sys.executable, "-m", "cli", "load", "procurement", str(out)], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert loaded.returncode == 0, loaded.stderr

@@ -32,7 +32,7 @@ def tables_of(path: Path) -> dict[str, list[dict[str, str]]]:
 
 
 def run(paths: list[Path], tmp_path: Path, name: str = "r.zip", **kwargs):  # noqa: ANN003
-    result = import_ekap(paths, tmp_path / name, release="2026-W47", now=NOW, **kwargs)
+    result = import_ekap(paths, tmp_path / name, now=NOW, **{"release": "2026-W47", **kwargs})
     report = json.loads(result.report_path.read_text(encoding="utf-8"))
     return result, (tables_of(result.out) if result.written else None), report
 
@@ -77,10 +77,10 @@ def test_import_shared_fixtures(shared_ekap, tmp_path):
     kept_out = {e["ikn"] for e in entries(report, "tender-kept-out")}
     assert kept_out == {"2026/1351626", "2026/1359939", "2026/1309463", "2025/2337797", "2025/2388267",
                         "2025/2467498", "2025/2346700", "2025/2384731", "2025/2427741", "2025/2212206"}
-    assert {e["ikn"] for e in entries(report, "procedure-unknown")} == {
+    assert {e["ikn"] for e in entries(report, "procedure-not-given")} == {
         "2025/2467498", "2025/2346700", "2025/2384731", "2025/2427741", "2025/2212206"}
     refused = {Path(e["file"]).name for e in entries(report, "no-accepted-shape")}
-    assert refused == {"README.md", "sample-awards.jsonl"}
+    assert refused == {"sample-awards.jsonl"} and [Path(f).name for f in report["skipped"]] == ["README.md"]
     assert t["manifest"]["synthetic"] is False and "EKAP" in t["manifest"]["datasets"][0]["citation"]
     # DSİ's regional directorate names its seat in its heading; a joint venture is one contractor,
     # named as published, with valid bids as printed (20 bids, 12 valid) and no address row.
@@ -139,8 +139,9 @@ def test_import_later_save_replaces_the_lot_and_copies_count_once(tmp_path):
 
 def test_import_base_release_is_cumulative(tmp_path):
     first, second = sorted((OWN / "correction").iterdir())
-    week1, t1, _ = run([first, OWN / "foreign-contractor.md"], tmp_path, "w1.zip")
-    week2, t2, report = run([second, OWN / "detail-multi-lot-html.json"], tmp_path, "w2.zip", base=week1.out)
+    week1, t1, _ = run([first, OWN / "foreign-contractor.md"], tmp_path, "w1.zip", release="2026-W45")
+    week2, t2, report = run([second, OWN / "detail-multi-lot-html.json"], tmp_path, "w2.zip", base=week1.out,
+                            release="2026-W46")
     assert {r["tender_id"] for r in t2["tenders.csv"]} == {"2026/355005", "2026/322002", "2026/311001"}
     assert [a["contract_value"] for a in t2["awards.csv"] if a["tender_id"] == "2026/355005"] == ["589000.00"]
     assert t1["authorities.csv"][0] in t2["authorities.csv"] and t1["contractors.csv"][0] in t2["contractors.csv"]

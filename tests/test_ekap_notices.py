@@ -5,18 +5,22 @@ sample-awards.jsonl), and the Turkish notation of amounts, counts and dates."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 import lxml.html
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from loaders.ekap.mapping import procedure_id
 from loaders.ekap.names import is_joint_venture
 from loaders.ekap.notice import parse_html, parse_markdown
 from loaders.ekap.places import province_from_address
-from loaders.ekap.values import parse_amount, parse_count, parse_date
+from loaders.ekap.values import amount_fits, parse_amount, parse_count, parse_date
+from loaders.procurement.validate import DECIMAL
 from tests.conftest import SHARED
 
 EKAP = SHARED / "fixtures" / "ekap"
@@ -178,3 +182,50 @@ def test_parse_count_refuses_words():
     assert parse_count(" 12 ") == 12 and parse_count("") is None
     with pytest.raises(ValueError):
         parse_count("beş")
+
+
+MARKUP = Path(__file__).parent / "fixtures" / "ekap-markup"
+
+
+def test_parse_html_reads_cells_outside_a_row_as_a_browser_does():
+    """EKAP prints a multi-lot notice's "Sözleşmeye Esas Kısımlarının Yaklaşık Maliyeti" as cells
+    between a `</tr>` and the next `<tr>`: an HTML5 parser puts them in a row of their own."""
+    notice = parse_html((MARKUP / "multi-lot-goods.html").read_text(encoding="utf-8"))
+    assert notice.multi_lot and notice.fields["lots_estimate"] == "1.000.000,00 TRY"
+    assert notice.unread_rows == [] and notice.unknown_labels == []
+    # `<br>` is a line break between words, and a table nested in a cell is that cell's text.
+    assert notice.fields["subject"] == "LABORATUVAR SARF MALZEMESİ ALIMI"
+    assert notice.fields["contractor"] == "ANADOLU LABORATUVAR MALZEMELERİ TİCARET LİMİTED ŞİRKETİ"
+    assert province_from_address(notice.fields["address"]) == 42
+    assert parse_count(notice.fields["bids_valid"]) == 3 and notice.authority == "KONYA İL SAĞLIK MÜDÜRLÜĞÜ"
+
+
+@pytest.mark.parametrize("html", [
+    # a row of the notice that is not `label : value` nor a section
+    "<p><b>SONUÇ İLANI</b></p><table><tr><td>İhale kayıt numarası</td><td>:</td><td>2026/1</td></tr>"
+    "<tr><td>1- İhalenin</td></tr><tr><td>Yaklaşık Maliyeti</td><td>:</td><td>10,00 TRY</td></tr>"
+    "<tr><td>Kısım 2</td><td>5,00 TRY</td></tr><tr><td>4- Sözleşmenin</td></tr>"
+    "<tr><td>Bedeli</td><td>:</td><td>4,00 TRY</td></tr></table>",
+    # the multi-lot row's words printed where no row of the importer's reads them
+    "<p><b>SONUÇ İLANI</b></p><table><tr><td>İhale kayıt numarası</td><td>:</td><td>2026/1</td></tr>"
+    "<tr><td>1- İhalenin</td></tr><tr><td>Yaklaşık Maliyeti</td><td>:</td><td>10,00 TRY</td></tr></table>"
+    "<p>Sözleşmeye Esas Kısımlarının Yaklaşık Maliyeti: 10,00 TRY</p>"
+    "<table><tr><td>4- Sözleşmenin</td></tr><tr><td>Bedeli</td><td>:</td><td>4,00 TRY</td></tr></table>",
+])
+def test_parse_html_notice_of_unrecognised_structure_says_so(html):
+    notice = parse_html(html)
+    assert notice.ikn == "2026/1" and notice.unread_rows
+
+
+def test_parse_markdown_reports_rows_it_cannot_place():
+    text = ("**SONUÇ İLANI**\n\n| **İhale kayıt numarası** | **:** | **2026/1** |\n| **1- İhalenin** | | |\n"
+            "| Yaklaşık Maliyeti | : | 10,00 TRY |\n| Kısım 2 | 5,00 TRY |\n")
+    assert parse_markdown(text).unread_rows == ["Kısım 2 | 5,00 TRY"]
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False, min_value=0, max_value=Decimal(10) ** 40, places=None))
+def test_amount_fits_exactly_what_the_loader_accepts(value):
+    """An amount the importer writes is one the release validation's pattern accepts, and the
+    importer leaves out no amount that pattern accepts."""
+    written = format(value, "f")
+    assert amount_fits(value) == bool(re.fullmatch(DECIMAL, written))

@@ -20,6 +20,7 @@ class BaseReleaseError(Exception):
 
 @dataclass
 class BaseRelease:
+    release: str = ""  # its ISO week
     tenders: dict[str, dict[str, str]] = field(default_factory=dict)
     awards: dict[str, dict[int, dict[str, str]]] = field(default_factory=dict)
     authorities: list[dict[str, str]] = field(default_factory=list)
@@ -46,6 +47,7 @@ def read_base(path: Path, registry: Registry) -> BaseRelease:
             con.close()
         if opened.manifest.synthetic:
             raise BaseReleaseError(f"{path} is a synthetic release; EKAP records build only on real releases")
+        base.release = opened.manifest.release
         base.citations = {d["file"]: (d["citation"], d.get("url", "")) for d in opened.manifest.datasets}
         tables = {file: _rows(opened.directory, file) for file in COLUMNS}
     base.authorities, base.contractors = tables["authorities.csv"], tables["contractors.csv"]

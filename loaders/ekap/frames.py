@@ -7,7 +7,7 @@ from decimal import Decimal
 import pandas as pd
 
 from loaders.ekap.base import BaseRelease
-from loaders.ekap.registry import ABROAD, Registry
+from loaders.ekap.registry import ABROAD, Authority, Registry
 from loaders.ekap.report import Report
 from loaders.ekap.tables import TenderRow
 from loaders.procurement.release import COLUMNS
@@ -66,9 +66,14 @@ def release_tables(rows: list[TenderRow], base: BaseRelease, registry: Registry,
         tender, lots = _merge(*_tender_rows(row, registry), base, report)
         tenders[row.ikn], awards[row.ikn] = tender, lots
     order = sorted(tenders, key=_ikn_order)
-    authorities = list(base.authorities) + [
-        {"authority_id": registry.authority_id(a), "name": a.name, "authority_type": a.type, "province": str(a.province)}
-        for a in registry.authorities.values() if a.used and a.id not in base.authority_ids]
+    def row(a: Authority) -> dict:
+        return {"authority_id": registry.authority_id(a), "name": a.name, "authority_type": a.type,
+                "province": str(a.province)}
+
+    # A base authority a newer record names otherwise is written as that record names it.
+    authorities = [row(registry.by_id[r["authority_id"]]) if r["authority_id"] in registry.by_id else r
+                   for r in base.authorities] + [
+        row(a) for a in registry.distinct_authorities() if a.used and a.id not in base.authority_ids]
     contractors = [{"contractor_id": c.id, "name": c.name,
                     "province": None if c.province in (None, ABROAD) else str(c.province)}
                    for c in registry.contractors.values() if c.used or c.id in base.contractor_ids]

@@ -8,14 +8,17 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+import duckdb
+
 from loaders.ekap.base import BaseRelease, read_base
 from loaders.ekap.frames import release_tables
-from loaders.ekap.inputs import FileResult, list_files, read_file
+from loaders.ekap.inputs import FileResult, is_plainly_not_a_record, list_files, read_file
 from loaders.ekap.registry import Registry
 from loaders.ekap.report import Report
 from loaders.ekap.tables import Mapper, TenderRow
 from loaders.ekap.tenders import build_picture, group_records
-from loaders.procurement.release import COLUMNS
+from loaders.procurement.release import COLUMNS, ReleaseProblem, ReleaseRejectedError, open_release
+from loaders.procurement.validate import validate_release
 from loaders.procurement.writer import Source, write_release
 
 EKAP_SOURCE = Source(
@@ -92,23 +95,76 @@ def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, bas
     `strict` and anything could not be mapped)."""
     name, published = release_week(release, now or datetime.now(UTC))
     report_path = report_path or out.with_name(out.name.removesuffix(".zip") + ".report.json")
-    files = list_files(paths)
     registry, report = Registry(), Report()
+    listed = list_files(paths)
+    files = [path for path in listed if not is_plainly_not_a_record(path)]
+    report.skipped = [str(path) for path in listed if is_plainly_not_a_record(path)]
     previous = read_base(base, registry) if base else BaseRelease()
+    if previous.release and previous.release >= name:
+        raise ImportRefusedError(_week_served(name, previous.release, base, published))
     rows = map_records(read_inputs(files, workers=workers), registry, report, published.date())
     tables = release_tables(rows, previous, registry, report)
     refused = sum(1 for i in report.inputs if i["shape"] == "none")
-    report.counts = {"files": len(files), "filesRefused": refused, "tenders": len(tables["tenders.csv"]),
+    report.counts = {"files": len(files), "filesRefused": refused, "filesSkipped": len(report.skipped), "tenders": len(tables["tenders.csv"]),
                      "tendersKeptOut": sum(1 for t in report.tenders if t["status"] == "kept-out"),
                      "awardedLots": int(tables["awards.csv"]["contractor_id"].notna().sum()),
                      "authorities": len(tables["authorities.csv"]), "contractors": len(tables["contractors.csv"])}
     written = not (strict and report.unmapped_count)
     if written:
         sources = {file: _source(file, previous) for file in COLUMNS}
-        write_release(tables, out, release=name, published=published, synthetic=False, sources=sources)
+        written = _write_checked(tables, out, report, release=name, published=published, sources=sources)
     report.write(report_path, release=name, publishedAt=published.isoformat(), out=str(out), written=written,
                  base=str(base) if base else None)
     return ImportResult(name, published, out, report_path, report, written)
+
+
+def _write_checked(tables: dict, out: Path, report: Report, *, release: str, published: datetime,
+                   sources: dict[str, Source]) -> bool:
+    """Write the release beside `out`, check it with the loader's own validation, and only then put
+    it in place. The mapping rules already keep out what the loader refuses; this is the net under
+    them, so an importer's release is never one `gosterge load procurement` refuses. A problem is
+    reported with the İKN of its row and the files the tender was read from."""
+    checking = out.with_name(f".checking-{out.name}")  # the same suffix: a ZIP, or a directory
+    write_release(tables, checking, release=release, published=published, synthetic=False, sources=sources)
+    try:
+        with open_release(checking) as opened:
+            con = duckdb.connect()
+            try:
+                validate_release(con, opened)
+            finally:
+                con.close()
+    except ReleaseRejectedError as exc:
+        checking.unlink(missing_ok=True)
+        files = {t["ikn"]: ", ".join(t.get("files", [])) for t in report.tenders}
+        for problem in exc.problems:
+            ikn = _row_tender(tables, problem)
+            report.unmapped("release-refused", f"the loader would refuse the release: {problem.file} row "
+                            f"{problem.row}, {problem.column}: {problem.message}; no release written",
+                            file=files.get(ikn, "") if ikn else "", ikn=ikn, field=problem.column)
+        return False
+    os.replace(checking, out)
+    return True
+
+
+def _row_tender(tables: dict, problem: ReleaseProblem) -> str | None:
+    """The İKN of the tender or award row a problem names, or None."""
+    if problem.file not in ("tenders.csv", "awards.csv") or not problem.row:
+        return None
+    frame = tables[problem.file]
+    index = problem.row - 2  # the header is row 1
+    return str(frame.iloc[index]["tender_id"]) if 0 <= index < len(frame) else None
+
+
+def _week_served(name: str, served: str, base: Path | None, published: datetime) -> str:
+    """Why a release cannot follow a base of its own week (or a later one), and what to do instead.
+
+    A release is named by its ISO week alone (procurement-statistics.md), so a second release of a
+    week would be served under the same name as the first and could not be told apart from it."""
+    following = (published + timedelta(days=7)).isocalendar()
+    return (f"week {name} is already released as {base} ({served}): a second release of a week could not be "
+            f"told apart from the first. To replace week {name}, import all its records again with --base set to "
+            f"the release of the week before; to add these records, import them with --release "
+            f"{following.year}-W{following.week:02d} and --base {base} once that week has started")
 
 
 def _source(file: str, previous: BaseRelease) -> Source:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.ekap.notice import parse_notice
-from loaders.ekap.records import TenderRecord, read_record
+from loaders.ekap.records import TenderRecord, notice_entries, read_record
 from loaders.ekap.report import UNMAPPED, Entry
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
@@ -54,6 +54,15 @@ def list_files(paths: list[Path]) -> list[Path]:
     return files
 
 
+# Files that travel with saved records and are plainly not records: a folder's README, licence or
+# change log, and hidden files (`.DS_Store`). They are skipped, listed once in the report.
+NOT_RECORDS = frozenset({"readme", "license", "licence", "copying", "changelog", "notice", "authors"})
+
+
+def is_plainly_not_a_record(path: Path) -> bool:
+    return path.name.startswith(".") or path.stem.lower() in NOT_RECORDS
+
+
 def read_file(path: Path, index: int) -> FileResult:
     """Every tender record in one file, with what could not be read reported; each notice's
     identity is worked out here, in the worker, rather than in the importer that runs alone."""
@@ -80,6 +89,7 @@ def _read_file(path: Path, index: int) -> FileResult:
         return result.refuse("no-accepted-shape", "not a result notice (no İhale kayıt numarası with a contract "
                              f"or a SONUÇ İLANI heading); accepted: {ACCEPTED}")
     result.shape = "notice"
+    result.entries.extend(notice_entries(notice, result.file))
     record = TenderRecord(result.file, (index, 0), "notice", notices=[notice])
     record.fields["ikn"] = notice.ikn
     result.records.append(record)
@@ -101,6 +111,10 @@ def _read_json(text: str, result: FileResult, index: int) -> FileResult:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return result.refuse("unreadable-file", f"not valid JSON: {exc}")
+    except RecursionError:
+        # Python's JSON decoder recurses once per level: a file nested deeper than its stack is
+        # refused like any file that cannot be read, and the rest of the batch goes on.
+        return result.refuse("unreadable-file", "JSON nested too deeply to be read (no EKAP record is)")
     elements = data if isinstance(data, list) else [data]
     shapes: set[str] = set()
     for i, element in enumerate(elements):
@@ -126,7 +140,10 @@ def _records(element: Any, result: FileResult, position: tuple[int, ...]) -> Ite
         yield read_record(element["item"], tender=None, position=position, shape="detail", **where)
     elif element.get("ikn"):
         yield read_record(element, tender=None, position=position, shape="detail", **where)
-    elif isinstance(element.get("list"), list):
-        for j, item in enumerate(element["list"]):
+    elif isinstance(element.get("list"), list) or isinstance(element.get("tenders"), list):
+        # EKAP's search answer (`list`), or ihale-mcp's `search_tenders` output (`tenders`), whose
+        # records FIELDS reads by ihale-mcp's names.
+        items = element["list"] if isinstance(element.get("list"), list) else element["tenders"]
+        for j, item in enumerate(items):
             if isinstance(item, dict) and item.get("ikn"):
                 yield read_record(item, tender=None, position=(*position, j), shape="search", **where)

@@ -18,6 +18,13 @@ FALLBACK_SECTOR_DIVISION = {"works": "45", "services": "98", "consultancy": "71"
 _EXCEPTION = re.compile(r"4734\s*/\s*3\s*[-/]?\s*\(?([a-zçğıöşü])\)?")
 _NEGOTIATED = re.compile(r"pazarlik.*?(?:md|madde)?\.?\s*21\s*[-/]?\s*\(?([a-f])\)?")
 _CODE = re.compile(r"(?<!\d)(\d{8,9})(?!\d)")
+# EKAP's search answers the method as an untranslated key of its web front end
+# (`TENDER_SEARCH.ENUMERATIONS.SEARCH_METHOD.OPEN`). The keys that name one procedure; BARGAIN
+# (pazarlık) names no article of Law 4734 art. 21, DIRECT_PROCUREMENT and DIGER no tender
+# procedure, so they stay unmapped.
+_METHOD_KEY = re.compile(r"search_method\.([a-z_]+)")
+METHOD_KEYS = {"open": "open", "among_certain_bidders": "restricted", "design_competition": "design-contest",
+               "framework_agreement": "framework"}
 
 
 @lru_cache(maxsize=1024)
@@ -43,6 +50,8 @@ def procedure_id(text: str | None) -> str | None:
         return candidate if candidate in procedures() else None
     if match := _NEGOTIATED.search(folded):
         return f"negotiated-21{match.group(1)}"
+    if match := _METHOD_KEY.search(folded):
+        return METHOD_KEYS.get(match.group(1))
     if folded.startswith("acik"):
         return "open"
     if folded.startswith("belli istekliler"):

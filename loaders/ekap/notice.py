@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import lxml.etree
+from selectolax.lexbor import LexborHTMLParser
 
 from loaders.ekap.values import clean_text
 from store.reference.lists import fold
@@ -38,6 +38,8 @@ LABELS: dict[tuple[int, str], str | None] = {
     (3, "toplam teklif sayisi"): "bids_total",
     (3, "toplam gecerli teklif sayisi"): "bids_valid",
     (3, "yerli istekli lehine fiyat avantaji uygulamasi"): None,
+    (3, "yerli mali teklif eden istekli lehine fiyat avantaji uygulamasi"): None,
+    (2, "teslim tarihi"): None,
     (4, "tarihi"): "contract_date",
     (4, "bedeli"): "contract_value",
     (4, "suresi"): None,
@@ -49,6 +51,9 @@ LABELS: dict[tuple[int, str], str | None] = {
 _SECTION = re.compile(r"(\d)\s*-\s*\S.*")
 _LETTER = re.compile(r"^[a-zçğıöşü]\)\s*", re.IGNORECASE)
 _RESULT_HEADING = "sonuc ilani"
+# The words of the multi-lot row in the spellings notices print; re's IGNORECASE does not know
+# that the capital of ı is I, so the capitals are listed.
+_LOTS_ROW = re.compile(r"Kısımlarının|KISIMLARININ|Kisimlarinin|KISIMLARİNİN")
 
 
 @dataclass
@@ -58,6 +63,9 @@ class Notice:
     heading: list[str]
     fields: dict[str, str] = field(default_factory=dict)
     unknown_labels: list[str] = field(default_factory=list)
+    # Rows of the notice that are neither `label : value` nor a section heading: the notice is laid
+    # out in a way the importer does not recognise, so its figures cannot be trusted to be placed.
+    unread_rows: list[str] = field(default_factory=list)
     _key: str | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -102,8 +110,9 @@ def _label(cell: str) -> tuple[str, str, int | None]:
     return label, fold(label), int(match.group(1)) if match else None
 
 
-def read_rows(heading: list[str], rows: list[list[str]]) -> Notice:
-    """Place each `label : value` row by its section and label."""
+def read_rows(heading: list[str], rows: list[list[str]], text: str = "") -> Notice:
+    """Place each `label : value` row by its section and label; `text`, the whole notice, shows
+    whether the multi-lot row is printed somewhere no row reads it."""
     notice = Notice([clean_text(s) for s in heading if clean_text(s)])
     section = 0
     for cells in rows:
@@ -118,6 +127,9 @@ def read_rows(heading: list[str], rows: list[list[str]]) -> Notice:
             continue
         if not label or set(label) <= set("-: "):
             continue  # an empty row, or a Markdown separator row
+        if not separated:
+            notice.unread_rows.append(" | ".join(t for c in cells if (t := clean_text(c))))
+            continue
         key = (section, folded)
         if key not in LABELS:
             notice.unknown_labels.append(label)
@@ -125,6 +137,8 @@ def read_rows(heading: list[str], rows: list[list[str]]) -> Notice:
         target = LABELS[key]
         if target is not None and target not in notice.fields:
             notice.fields[target] = clean_text(" ".join(v for v in values if v.strip() != ":"))
+    if "lots_estimate" not in notice.fields and _LOTS_ROW.search(text):
+        notice.unread_rows.append("Sözleşmeye Esas Kısımlarının Yaklaşık Maliyeti, printed outside the rows read")
     return notice
 
 
@@ -150,27 +164,43 @@ def parse_markdown(text: str) -> Notice:
         for row in line.replace("\\|", "\x00").split("||"):
             if row.strip(" |"):
                 rows.append(_markdown_cells(row))
-    return read_rows(heading, rows)
+    return read_rows(heading, rows, text)
 
 
-_HTML_PARSER = lxml.etree.HTMLParser(remove_comments=True)
+_HEADING_TAGS = frozenset({"b", "strong", "h1", "h2", "h3", "h4"})
+_CELL_TAGS = frozenset({"td", "th"})
+
+
+def _in_cell(node) -> bool:  # noqa: ANN001 - a selectolax node
+    parent = node.parent
+    while parent is not None:
+        if parent.tag in _CELL_TAGS:
+            return True
+        parent = parent.parent
+    return False
 
 
 def parse_html(html: str) -> Notice:
-    """A notice as EKAP hands it out (`veriHtml`): table rows, the heading in bold before the table."""
-    root = lxml.etree.fromstring(html, _HTML_PARSER) if html.strip() else None
-    if root is None:
+    """A notice as EKAP hands it out (`veriHtml`): table rows, the heading in bold before the table.
+
+    The markup is read as a browser reads it, by the HTML5 tree-building algorithm (Lexbor): EKAP
+    prints a multi-lot notice's "Sözleşmeye Esas Kısımlarının Yaklaşık Maliyeti" as cells outside
+    any row, which HTML5 puts in a row of their own (a parser that walks the rows as written loses
+    it). A table nested in a cell is that cell's text, and `<br>` separates words."""
+    if not html.strip():
+        return Notice([])
+    body = LexborHTMLParser(html).body
+    if body is None:
         return Notice([])
     heading: list[str] = []
-    for element in root.iter():
-        if element.tag == "table":
+    for node in body.traverse():
+        if node.tag == "table":
             break
-        if element.tag in ("b", "strong", "h1", "h2", "h3", "h4"):
-            text = "".join(element.itertext())
-            if text.strip():
-                heading.append(text)
-    rows = [["".join(cell.itertext()) for cell in tr if cell.tag in ("td", "th")] for tr in root.iter("tr")]
-    return read_rows(heading, rows)
+        if node.tag in _HEADING_TAGS and (text := node.text(deep=True, separator=" ")).strip():
+            heading.append(text)
+    rows = [[cell.text(deep=True, separator=" ") for cell in tr.iter() if cell.tag in _CELL_TAGS]
+            for tr in body.css("tr") if not _in_cell(tr)]
+    return read_rows(heading, rows, body.text(deep=True))
 
 
 def parse_notice(text: str, *, html: bool) -> Notice:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loaders.ekap.notice import Notice, looks_like_html, parse_notice
-from loaders.ekap.report import NOTE, Entry
+from loaders.ekap.report import NOTE, UNMAPPED, Entry
 
 # Our attribute -> where a record may hold it, first found wins. Dotted paths walk objects.
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -47,6 +47,7 @@ class TenderRecord:
     notices: list[Notice] = field(default_factory=list)
     corrections: list[Notice] = field(default_factory=list)
     cancellation_notice: bool = False
+    also_from: list[str] = field(default_factory=list)  # the other files of a tender's bare notices
 
     @property
     def ikn(self) -> str:
@@ -100,6 +101,19 @@ def _announcement_text(item: dict[str, Any]) -> tuple[str, bool]:
     return "", False
 
 
+def notice_entries(notice: Notice, file: str) -> list[Entry]:
+    """What a notice printed that the importer does not read: labels it does not know, and rows
+    that are not `label : value` (a layout it does not recognise, whose estimate is left out)."""
+    ikn = notice.ikn or None
+    found = [Entry(NOTE, "unknown-label", f"row {label!r} is not a label the importer reads", file=file, ikn=ikn)
+             for label in notice.unknown_labels]
+    if notice.unread_rows:
+        found.append(Entry(UNMAPPED, "notice-structure-unknown", "the notice is laid out in a way the importer "
+                           f"does not recognise (rows {notice.unread_rows!r}); its estimate is left out, as it may "
+                           "be the tender-wide one of several lots", file=file, ikn=ikn, field="estimated_cost"))
+    return found
+
+
 def read_record(obj: dict[str, Any], *, tender: dict[str, Any] | None, file: str, position: tuple[int, ...],
                 shape: str, entries: list[Entry]) -> TenderRecord:
     """A tender record: its fields from `tender` (the record itself when None) and its announcements."""
@@ -121,8 +135,6 @@ def read_record(obj: dict[str, Any], *, tender: dict[str, Any] | None, file: str
                 entries.append(Entry("unmapped", "not-a-result-notice", "an announcement of type 4 (Sonuç "
                                      "İlanı) has no İKN and no contract rows", file=file, ikn=record.ikn or None))
             continue
-        for label in notice.unknown_labels:
-            entries.append(Entry(NOTE, "unknown-label", f"row {label!r} is not a label the importer reads",
-                                 file=file, ikn=notice.ikn or None))
+        entries.extend(notice_entries(notice, file))
         (record.corrections if kind == CORRECTION else record.notices).append(notice)
     return record

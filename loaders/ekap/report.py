@@ -11,6 +11,10 @@ from typing import Any
 
 UNMAPPED = "unmapped"  # printed but not mappable, or a record kept out: --strict fails on these
 NOTE = "note"  # a decided case or a fallback rule applied; the value in the release is documented
+# A tender the input does not say enough about to be placed in a release (no province, procedure,
+# sector or date given anywhere): listed, not released, and not a failure of --strict, because
+# nothing printed was misread; importing a record that gives what is missing places it.
+KEPT_OUT = "kept-out"
 
 
 @dataclass(frozen=True)
@@ -29,9 +33,13 @@ class Report:
     inputs: list[dict[str, Any]] = field(default_factory=list)
     tenders: list[dict[str, Any]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # files that are plainly not records
 
     def unmapped(self, reason: str, message: str, **where: Any) -> None:
         self.entries.append(Entry(UNMAPPED, reason, message, **where))
+
+    def kept_out(self, reason: str, message: str, **where: Any) -> None:
+        self.entries.append(Entry(KEPT_OUT, reason, message, **where))
 
     def note(self, reason: str, message: str, **where: Any) -> None:
         self.entries.append(Entry(NOTE, reason, message, **where))
@@ -47,14 +55,15 @@ class Report:
         return sum(1 for e in self.entries if e.kind == UNMAPPED)
 
     def summary(self) -> dict[str, Any]:
-        return {**self.counts, "unmapped": self.by_reason(UNMAPPED), "notes": self.by_reason(NOTE)}
+        return {**self.counts, "unmapped": self.by_reason(UNMAPPED), "keptOut": self.by_reason(KEPT_OUT),
+                "notes": self.by_reason(NOTE)}
 
     def write(self, path: Path, **head: Any) -> None:
         """JSON with one input, entry or tender a line: readable, and written by the C encoder
         (an indented dump goes through the pure-Python one, seconds slower for a national year)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".partial")
-        lists = {"inputs": self.inputs, "entries": [e.__dict__ for e in self.entries], "tenders": self.tenders}
+        lists = {"skipped": self.skipped, "inputs": self.inputs, "entries": [e.__dict__ for e in self.entries], "tenders": self.tenders}
         with open(partial, "w", encoding="utf-8") as out:
             out.write(json.dumps({**head, "summary": self.summary()}, ensure_ascii=False, indent=1)[:-2])
             for name, items in lists.items():
@@ -67,10 +76,13 @@ class Report:
     def lines(self) -> list[str]:
         """The summary a person reads at the end of an import."""
         c = self.counts
-        out = [f"files read: {c.get('files', 0)}, of no accepted shape: {c.get('filesRefused', 0)}",
+        out = [f"files read: {c.get('files', 0)}, of no accepted shape: {c.get('filesRefused', 0)}" + (
+                   f", skipped as plainly not records (README, licence, hidden): {c['filesSkipped']}"
+                   if c.get("filesSkipped") else ""),
                f"tenders: {c.get('tenders', 0)} (kept out: {c.get('tendersKeptOut', 0)}), awarded lots: "
                f"{c.get('awardedLots', 0)}, authorities: {c.get('authorities', 0)}, contractors: {c.get('contractors', 0)}"]
-        for kind, title in ((UNMAPPED, "unmapped by reason"), (NOTE, "notes by reason")):
+        for kind, title in ((UNMAPPED, "unmapped by reason"), (KEPT_OUT, "kept out by reason"),
+                            (NOTE, "notes by reason")):
             reasons = self.by_reason(kind)
             out.append(f"{title}: " + (", ".join(f"{r} {n}" for r, n in reasons.items()) if reasons else "none"))
         return out

@@ -10,7 +10,7 @@ from typing import Any
 
 from loaders.ekap.authority_types import classify_authority
 from loaders.ekap.mapping import fallback_sector, okas_codes, procedure_id, sector_from_codes, tender_type
-from loaders.ekap.names import is_joint_venture
+from loaders.ekap.names import is_joint_venture, normalise_name
 from loaders.ekap.notice import Notice
 from loaders.ekap.places import (
     province_from_address,
@@ -21,7 +21,8 @@ from loaders.ekap.places import (
 from loaders.ekap.registry import ABROAD, Authority, Contractor, Registry
 from loaders.ekap.report import Report
 from loaders.ekap.tenders import TenderPicture
-from loaders.ekap.values import clean_text, parse_amount, parse_count, parse_date
+from loaders.ekap.values import amount_fits, clean_text, parse_amount, parse_count, parse_date
+from loaders.procurement.validate import MAX_INTEGER
 from store.reference.lists import fold
 
 EARLIEST_DATE = date(2019, 1, 1)
@@ -66,9 +67,9 @@ class Mapper:
         missing = [name for name, value in (("authority", authority), ("tender date", day),
                                             ("procedure", procedure), ("sector", sector)) if value is None]
         if missing:
-            self.report.unmapped("tender-kept-out", f"kept out of the release: no {', '.join(missing)}", **where)
+            self.report.kept_out("tender-kept-out", f"kept out of the release: no {', '.join(missing)}", **where)
             return None, {**trace, "status": "kept-out"}
-        awards, status = self._awards(picture, where)
+        awards, status = self._awards(picture, where, day)
         lots = max(1, len(picture.lots))
         row = TenderRow(picture.ikn, authority, day, procedure, sector, self._estimate(picture, where), lots, awards)
         return row, {**trace, "status": status, "lots": lots, "awardedLots": sum(1 for a in awards if a.contractor)}
@@ -77,17 +78,24 @@ class Mapper:
         f = picture.fields
         name = clean_text(f.get("authority")) or (picture.first_notice.authority if picture.first_notice else "")
         if not name:
-            self.report.unmapped("authority-unknown", "no authority name in the record or the notice heading",
+            self.report.kept_out("authority-not-given", "no authority name in the record or the notice heading",
                                  field="authority", **where)
             return None
         plate = self._authority_province(f, name, where)
         if plate is None:
             return None
-        kind, fired = classify_authority(name, " ".join(clean_text(f.get(k)) for k in ("top_institution", "parent")))
+        kind, fired = classify_authority(name, clean_text(f.get("top_institution")), clean_text(f.get("parent")))
         if not fired:
             self.report.note("authority-type-default", f"no rule of the table matches {name!r}: type other",
                              field="authority_type", **where)
-        entry = self.registry.add_authority(name, plate, kind, ekap_id=clean_text(f.get("authority_id")) or None)
+        ekap_id = clean_text(f.get("authority_id")) or None
+        known = self.registry.by_id.get(ekap_id) if ekap_id else None
+        was = (known.name, known.province) if known else None
+        entry = self.registry.add_authority(name, plate, kind, ekap_id=ekap_id)
+        if was and (normalise_name(was[0]), was[1]) != (normalise_name(name), plate):
+            self.report.note("authority-renamed", f"EKAP authority {ekap_id} is {was[0]!r} (province {was[1]}) in an "
+                             f"earlier record and {name!r} (province {plate}) in this one: one row, as the latest "
+                             "record names it", field="authority_id", **where)
         trace.update(authority=name, authorityType=entry.type)
         return entry
 
@@ -107,7 +115,7 @@ class Mapper:
             return plate
         plate = province_from_unit_name(name)
         if plate is None:
-            self.report.unmapped("authority-province-unknown", f"no province for {name!r}: the record gives none "
+            self.report.kept_out("authority-province-not-given", f"no province for {name!r}: the record gives none "
                                  "and the name names no provincial unit", field="province", **where)
         else:
             self.report.note("authority-province-from-name", f"province of {name!r} read from its name",
@@ -123,7 +131,7 @@ class Mapper:
             self.report.unmapped("unparseable-value", str(exc), field="tender_date", **where)
             return None
         if day is None:
-            self.report.unmapped("tender-date-missing", "no tender date (ihaleTarihSaat, or 1- İhalenin a) Tarihi)",
+            self.report.kept_out("tender-date-not-given", "no tender date (ihaleTarihSaat, or 1- İhalenin a) Tarihi)",
                                  field="tender_date", **where)
         elif not EARLIEST_DATE <= day <= self.published:
             self.report.unmapped("tender-date-out-of-range", f"tender date {day} is before {EARLIEST_DATE} or after "
@@ -140,9 +148,11 @@ class Mapper:
             if found := procedure_id(text):
                 trace.update(procedure=found, procedureText=text)
                 return found
-        self.report.unmapped("procedure-unknown", f"no procedure id for {texts!r}" if texts else "no procedure "
-                             "printed (ihaleUsulAciklama, istisnaUsulAciklama or 1- İhalenin c) Usulü)",
-                             field="procedure", **where)
+        if texts:
+            self.report.unmapped("procedure-unknown", f"no procedure id for {texts!r}", field="procedure", **where)
+        else:
+            self.report.kept_out("procedure-not-given", "no procedure printed (ihaleUsulAciklama, "
+                                 "istisnaUsulAciklama or 1- İhalenin c) Usulü)", field="procedure", **where)
         return None
 
     def _sector(self, picture: TenderPicture, where: dict, trace: dict) -> int | None:
@@ -157,7 +167,7 @@ class Mapper:
                            picture.fields.get("type_code"))
         sector = fallback_sector(kind)
         if sector is None:
-            self.report.unmapped("sector-unknown", f"no OKAS code, and tender type {kind or 'unknown'} has no "
+            self.report.kept_out("sector-not-given", f"no OKAS code, and tender type {kind or 'unknown'} has no "
                                  "fallback sector", field="sector", **where)
             return None
         self.report.note("sector-by-tender-type", f"no OKAS code: sector {sector} by tender type {kind}",
@@ -175,6 +185,11 @@ class Mapper:
             self.report.unmapped("currency", f"{name} is in {amount.currency}, not TRY: left empty, not converted",
                                  field=name, **where)
             return None
+        if amount is not None and not amount_fits(amount.value):
+            # The loader refuses a release with such an amount: the figure is left out here instead.
+            self.report.unmapped("value-out-of-range", f"{name} {amount.value} TRY does not fit the release's "
+                                 "amounts (at most 15 digits and 6 decimals): left empty", field=name, **where)
+            return None
         return amount.value if amount else None
 
     def _estimate(self, picture: TenderPicture, where: dict) -> Decimal | None:
@@ -182,6 +197,10 @@ class Mapper:
         if notice is None:
             return None
         estimate = self._amount(notice, "estimate", where)
+        if estimate is not None and any(n.unread_rows for n, _ in picture.lots.values()):
+            # Reported where the notice was read (notice-structure-unknown): whether the estimate
+            # is the lot's or the whole tender's cannot be told, so it is not taken for either.
+            return None
         if estimate is not None and picture.multi_lot:
             self.report.note("multi-lot-estimate", "multi-lot tender whose lots' estimates are not published: the "
                              "tender-wide estimate is left out, so the tender stays out of averageDiscount",
@@ -189,7 +208,7 @@ class Mapper:
             return None
         return estimate
 
-    def _awards(self, picture: TenderPicture, where: dict) -> tuple[list[AwardRow], str]:
+    def _awards(self, picture: TenderPicture, where: dict, day: date) -> tuple[list[AwardRow], str]:
         cancelled, published = picture.status()
         if not picture.lots:
             if published:
@@ -204,15 +223,17 @@ class Mapper:
         if picture.fields.get("cancelled_on"):
             self.report.note("cancelled-with-result", "a cancellation date and a result notice: the award is kept",
                              **where)
-        return [self._award(lot, notice, where) for lot, (notice, _) in sorted(picture.lots.items())], "awarded"
+        return [self._award(lot, notice, where, day) for lot, (notice, _) in sorted(picture.lots.items())], "awarded"
 
-    def _award(self, lot: int, notice: Notice, where: dict) -> AwardRow:
+    def _award(self, lot: int, notice: Notice, where: dict, day: date) -> AwardRow:
         try:
             bids = parse_count(notice.fields.get("bids_valid"))
         except ValueError as exc:
             self.report.unmapped("unparseable-value", str(exc), field="bids", **where)
             bids = None
         value = self._amount(notice, "contract_value", where)
+        if not (self._fits(lot, bids, where) and self._contract_date_plausible(lot, notice, where, day)):
+            return AwardRow(lot, None, None, None)
         name = clean_text(notice.fields.get("contractor"))
         if not name or value is None:
             missing = "contractor" if not name else "contract value"
@@ -223,17 +244,43 @@ class Mapper:
         self._contractor_province(contractor, notice, where)
         return AwardRow(lot, bids, contractor, value)
 
+    def _fits(self, lot: int, bids: int | None, where: dict) -> bool:
+        """Whether the lot's bid count fits the release format (a 32-bit integer, as the loader
+        checks): a lot that does not is written as not awarded, so one misprinted figure does not
+        make the loader refuse the whole week."""
+        if bids is None or bids <= MAX_INTEGER:
+            return True
+        self.report.unmapped("value-out-of-range", f"lot {lot}: a bid count of {bids} is above {MAX_INTEGER}; "
+                             "written as not awarded", field="bids", **where)
+        return False
+
+    def _contract_date_plausible(self, lot: int, notice: Notice, where: dict, day: date) -> bool:
+        """A contract signed before its tender, before 2019 or after the release is a misprint: the
+        lot is written as not awarded rather than carried with figures that cannot be trusted."""
+        try:
+            signed = parse_date(notice.fields.get("contract_date"))
+        except ValueError as exc:
+            self.report.unmapped("unparseable-value", f"lot {lot}: {exc}", field="contract_date", **where)
+            return True  # the contract date is not in the release; the award stands on its other rows
+        if signed is None or day <= signed <= self.published:
+            return True
+        self.report.unmapped("contract-date-implausible", f"lot {lot}: contract date {signed} is before the tender "
+                             f"date {day} or after the release's publishedAt ({self.published}); written as not "
+                             "awarded", field="contract_date", **where)
+        return False
+
     def _contractor_province(self, contractor: Contractor, notice: Notice, where: dict) -> None:
         nationality = fold(clean_text(notice.fields.get("nationality")))
         address = clean_text(notice.fields.get("address"))
         found: int | None
+        if is_joint_venture(contractor.name):
+            # The one address a joint venture's notice prints is its pilot partner's: the venture is
+            # placed there, as any contractor is placed at the address its notice prints.
+            self.report.note("joint-venture", f"{contractor.name} is a joint venture: its province is that of the "
+                             "address printed, the pilot partner's", **where)
         if nationality and nationality not in DOMESTIC:
             found = ABROAD
             self.report.note("foreign-contractor", f"nationality {nationality!r}: province empty", **where)
-        elif is_joint_venture(contractor.name):
-            found = None
-            self.report.note("joint-venture-province", "a joint venture has no head office: the one address printed "
-                             "is an unnamed partner's; province empty", **where)
         elif not address:
             found = None
             self.report.note("no-address", "no contractor address printed: province empty", **where)

@@ -35,10 +35,14 @@ class TenderPicture:
             n.multi_lot for n, _ in self.lots.values())
 
     def status(self) -> tuple[bool, bool]:
-        """(cancelled by EKAP's status, result published by EKAP's status)."""
+        """(cancelled by EKAP's status, result published by EKAP's status), from the Turkish text, the
+        English one EKAP's search answers in another language, or the status code."""
         text = fold(str(self.fields.get("status") or ""))
         code = str(self.fields.get("status_code") or "").strip()
-        return "iptal" in text, "sonuc ilani" in text or code == RESULT_PUBLISHED_STATUS
+        cancelled = "iptal" in text or "cancel" in text
+        published = "sonuc ilani" in text or code == RESULT_PUBLISHED_STATUS or (
+            "result" in text and ("publish" in text or "announce" in text))
+        return cancelled, published
 
 
 def group_records(records: list[TenderRecord], report: Report) -> list[list[TenderRecord]]:
@@ -53,7 +57,7 @@ def group_records(records: list[TenderRecord], report: Report) -> list[list[Tend
         if record.shape == "notice":
             if ikn in loose:
                 loose[ikn].notices += record.notices
-                loose[ikn].file += f", {record.file}"
+                loose[ikn].also_from.append(record.file)
                 continue
             loose[ikn] = record
         by_ikn.setdefault(ikn, []).append(record)
@@ -99,7 +103,7 @@ def _apply_corrections(picture: TenderPicture, record: TenderRecord, report: Rep
 def build_picture(records: list[TenderRecord], report: Report) -> TenderPicture:
     picture = TenderPicture(records[0].ikn)
     for record in records:
-        picture.files.append(record.file)
+        picture.files += [record.file, *record.also_from]
         for name, value in record.fields.items():
             if value is not None:
                 picture.fields[name] = value

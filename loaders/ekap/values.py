@@ -59,6 +59,16 @@ def parse_amount(text: str | None) -> Amount | None:
     return Amount(Decimal(number), "TRY" if currency in LIRA else currency)
 
 
+# The release's amounts (loaders/procurement/validate.py): at most 15 digits before the decimal
+# mark and 6 after it.
+MAX_AMOUNT = Decimal(10) ** 15
+
+
+def amount_fits(value: Decimal) -> bool:
+    """Whether an amount can be written in a release without the loader refusing it."""
+    return 0 <= value < MAX_AMOUNT and -value.as_tuple().exponent <= 6 if value.is_finite() else False
+
+
 def parse_count(text: str | None) -> int | None:
     """A whole number of bids; None for an empty cell; ValueError for anything else."""
     cleaned = clean_text(text)
