@@ -164,6 +164,80 @@ LABELS: dict[str, tuple[str, str]] = {
                               "No change shown: there is no figure for {year}."),
     "times_note": ("Saatler Türkiye saatiyle (TSİ, UTC+3).", "Times in Türkiye time (TRT, UTC+3)."),
     "not_found_year": ("Bu gösterge için eksiksiz bir yıl yok.", "No complete year for this figure."),
+    # Streamlit's own widget texts, which it writes in English whatever the page's language.
+    "choose_options": ("Seçin", "Choose options"),
+    "choose_option": ("Seçin", "Choose an option"),
+    "date_format": ("DD.MM.YYYY", "YYYY-MM-DD"),
+    "drop_file": ("Dosyayı buraya sürükleyip bırakın", "Drag and drop a file here"),
+    "file_limit": ("Dosya başına en çok 200 MB · ZIP", "Limit 200 MB per file · ZIP"),
+    "browse_files": ("Dosya seç", "Browse files"),
+    "all_categories": ("Tüm kategoriler", "Every category"),
+    "all_sentiments": ("Tüm tonlar", "Every tone"),
+    "tags_help": ("Konu sözcükleri, İngilizce ve virgülle ayrılmış: inflation, interest-rates",
+                  "Topic words in English, separated by commas: inflation, interest-rates"),
+    "tickers_help": ("Borsa kodları, virgülle ayrılmış (yalnız SEC 8-K bildirimlerinde): AAPL, MSFT",
+                     "Stock tickers, separated by commas (SEC 8-K filings only): AAPL, MSFT"),
+    "countries_help": ("ISO ülke kodları, virgülle ayrılmış: TR, US, DE", "ISO country codes, separated by commas: TR, US, DE"),
+    "boundaries_credit": ("İl sınırları: Natural Earth (kamu malı). Natural Earth ile yapılmıştır; ücretsiz vektör ve "
+                          "raster harita verisi: naturalearthdata.com.",
+                          "Province boundaries: Natural Earth (public domain). Made with Natural Earth. Free vector "
+                          "and raster map data @ naturalearthdata.com."),
+    "map_scale": ("Renk ölçeği", "Colour scale"),
+    "scale_quantile": ("Dilimler (her renkte eşit sayıda il)", "Quantiles (as many provinces in each colour)"),
+    "scale_log": ("Logaritmik", "Logarithmic"),
+    "scale_linear": ("Doğrusal", "Linear"),
+    "scale_note_quantile": ("Renkler beşte birlik dilimlere göre: her renk illerin beşte birini gösterir.",
+                            "Colours by quintile: each colour holds a fifth of the provinces."),
+    "scale_note_log": ("Renkler logaritmik ölçekte: her işaret bir öncekinin on katı.",
+                       "Colours on a logarithmic scale: each tick is ten times the one before."),
+    "scale_note_linear": ("Renkler doğrusal ölçekte, sıfırdan en büyük değere.",
+                          "Colours on a linear scale, from zero to the largest value."),
+    "heatmap_title": ("{measure}: hacmi en büyük {provinces} il × {sectors} sektör",
+                      "{measure}: the {provinces} provinces × {sectors} sectors with the largest volume"),
+    "heatmap_note": ("Haritada hacmi en büyük {provinces} il ve {sectors} sektör gösteriliyor; geri kalan {rest_p} il ve "
+                     "{rest_s} sektör \"Diğer\" satır ve sütununda toplandı. Tüm hücreler aşağıdaki tabloda.",
+                     "The {provinces} provinces and {sectors} sectors with the largest volume are shown; the other "
+                     "{rest_p} provinces and {rest_s} sectors are summed in the \"Other\" row and column. Every cell "
+                     "is in the table below."),
+    "other": ("Diğer", "Other"),
+    "flows_filtered": ("{who}: tutara göre en büyük {n} akış", "{who}: the {n} largest flows by amount"),
+    "flows_from": ("Alıcı {name}", "Buyer {name}"),
+    "flows_to": ("Tedarikçi {name}", "Supplier {name}"),
+}
+
+# The news sources, categories and sentiments the API names by id, as a reader sees them.
+NEWS_VALUES: dict[str, tuple[str, str]] = {
+    "fed": ("ABD Merkez Bankası (Fed)", "Federal Reserve"),
+    "ecb": ("Avrupa Merkez Bankası (ECB)", "European Central Bank"),
+    "sec": ("ABD SEC 8-K bildirimleri", "SEC 8-K filings"),
+    "resmi-gazete": ("Resmî Gazete", "Official Gazette of Türkiye"),
+    "monetary-policy": ("Para politikası", "Monetary policy"),
+    "macro-data": ("Makroekonomik veri", "Macroeconomic data"),
+    "regulation": ("Düzenleme", "Regulation"),
+    "banking": ("Bankacılık", "Banking"),
+    "capital-markets": ("Sermaye piyasaları", "Capital markets"),
+    "corporate": ("Şirket haberleri", "Corporate news"),
+    "earnings": ("Finansal sonuçlar", "Earnings"),
+    "m-and-a": ("Birleşme ve devralma", "Mergers and acquisitions"),
+    "management": ("Yönetim değişikliği", "Management changes"),
+    "debt": ("Borçlanma", "Debt"),
+    "fiscal": ("Maliye", "Fiscal policy"),
+    "trade": ("Dış ticaret", "Trade"),
+    "energy": ("Enerji", "Energy"),
+    "other": ("Diğer", "Other"),
+    "positive": ("Olumlu", "Positive"),
+    "negative": ("Olumsuz", "Negative"),
+    "neutral": ("Nötr", "Neutral"),
+    "mixed": ("Karışık", "Mixed"),
+}
+
+# The release's datasets (its CSV files) by name.
+DATASETS: dict[str, tuple[str, str]] = {
+    "authorities": ("İdareler", "Contracting authorities"),
+    "contractors": ("Yükleniciler", "Contractors"),
+    "tenders": ("İhaleler", "Tenders"),
+    "awards": ("Sözleşmeler", "Contract awards"),
+    "direct_purchases": ("Doğrudan temin alımları", "Direct purchases"),
 }
 
 # The API's field names as column headings of the tables on screen (a CSV keeps the API's names).
@@ -185,6 +259,10 @@ FIELDS: dict[str, tuple[str, str]] = {
     "sectorName": ("Sektör", "Sector"), "sectorNameEn": ("Sektör (İngilizce)", "Sector (English)"),
     "amount": ("Tutar (TL)", "Amount (TRY)"), "localAmount": ("Yerel tutar (TL)", "Local amount (TRY)"),
     "otherAmount": ("Diğer tutar (TL)", "Other amount (TRY)"),
+    "id": ("No", "Id"), "release": ("Yayın", "Release"), "publishedAt": ("Yayımlanma", "Published"),
+    "loadedAt": ("Yüklenme", "Loaded"), "synthetic": ("Sentetik", "Synthetic"), "rows": ("Satır", "Rows"),
+    "uploadedBy": ("Yükleyen", "Uploaded by"), "active": ("Sunuluyor", "Served"),
+    "file": ("Dosya", "File"), "row": ("Satır", "Row"), "column": ("Sütun", "Column"), "message": ("Sorun", "Problem"),
 }
 MONEY_FIELDS = frozenset({"median", "mean", "total", "p95", "p99", "max", "amount", "localAmount", "otherAmount"})
 SHARE_FIELDS = frozenset({"singleBidShare", "singleBidShareSingleLot", "averageDiscount", "cr1", "cr4", "cr10",
@@ -220,3 +298,13 @@ def field_text(name: str, lang: str) -> str:
 
 def text(key: str, lang: str) -> str:
     return _in(LABELS[key], lang)
+
+
+def news_value(value: str, lang: str) -> str:
+    """A news source, category or sentiment id in the reader's language; an unknown id as it is."""
+    return _in(NEWS_VALUES[value], lang) if value in NEWS_VALUES else value
+
+
+def dataset_text(name: str, lang: str) -> str:
+    """A release's dataset name in the reader's language; an unknown one as it is."""
+    return _in(DATASETS[name], lang) if name in DATASETS else name

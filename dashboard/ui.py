@@ -70,10 +70,22 @@ def choose(label_key: str, options: list[str], *, name: str, labels: dict[str, s
     index = options.index(current) if current in options else options.index(fallback)
     place = place or (st.sidebar if sidebar else st)
     shown = labels or {}
-    value = place.selectbox(t(label_key), options, index=index, key=f"w_{name}",
+    value = place.selectbox(t(label_key), options, index=index, key=f"w_{name}", placeholder=t("choose_option"),
                             format_func=lambda o: shown.get(o, option_text(o, lang())))
     st.query_params[name] = value
     return value
+
+
+def uploader_texts() -> None:
+    """The file uploader's own texts (its button, its size and type line), which Streamlit writes in English
+    only, replaced by the catalogue's: the originals are hidden and the page's language is drawn in their place."""
+    button = '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]'
+    limit = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+    st.markdown(f"""<style>
+{button} p, {limit} > span {{ display: none; }}
+{button}::after {{ content: "{t('browse_files')}"; }}
+{limit}::after {{ content: "{t('file_limit')}"; font-size: 0.875rem; }}
+</style>""", unsafe_allow_html=True)
 
 
 def guarded(read: Callable[[], T]) -> T:
@@ -120,7 +132,9 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     # own number formats would follow the browser's locale instead of the language chosen.
     formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns if headings[c] in shown
                and pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
-    st.dataframe(shown.style.format(formats, na_rep="–"), hide_index=True, width="stretch")
+    # Every empty cell, text columns' too, reads as a dash rather than the grid's own "None".
+    styled = shown.style.format(na_rep="–").format(formats, na_rep="–")
+    st.dataframe(styled, hide_index=True, width="stretch")
     # Text from the API (a contractor's name, a problem's message) must not run as a formula in a spreadsheet.
     csv = spreadsheet_safe(exported).to_csv(index=False).encode("utf-8")
     st.download_button(t("download_csv"), csv, file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}")
@@ -239,5 +253,5 @@ def province_map(measures: list[str], *, base_year: int | None = None) -> str:
                                       title=title, lang=lang(), kind=kind, unit=t(unit))
     st.plotly_chart(figure, width="stretch", config=PLOTLY_CONFIG)
     year_notes(year, endpoint)
-    st.caption(guarded(data.boundaries)["attribution"])
+    st.caption(t("boundaries_credit"))
     return year

@@ -255,5 +255,19 @@ def test_tables_are_written_in_the_readers_language(monkeypatch):
     assert "%40,0" in html and "1.234.567,89" in html and "16.09.2026 00:00" in html and "Tüm yıllar" in html
     # A column of figures holding a null (an object column from the API's JSON) is still written as figures.
     assert "%40,0" in html
-    assert list(shown["data"].data.columns) == ["Dönem", "Tek teklifli pay", "Toplam (TL)", "loadedAt"]
+    assert list(shown["data"].data.columns) == ["Dönem", "Tek teklifli pay", "Toplam (TL)", "Yüklenme"]
     assert shown["data"].data["Tek teklifli pay"].dtype.kind == "f"  # still numbers underneath, for sorting
+
+
+def test_tables_show_empty_cells_as_a_dash(monkeypatch):
+    from dashboard import ui
+
+    shown = {}
+    monkeypatch.setattr(ui.st, "dataframe", lambda data, **kwargs: shown.update(data=data))
+    monkeypatch.setattr(ui.st, "download_button", lambda *args, **kwargs: None)
+    monkeypatch.setattr(ui, "lang", lambda: "en")
+    ui.table(pd.DataFrame({"release": ["2026-W47", "2026-W48"], "uploadedBy": ["demo", None],
+                           "total": [1.5, None]}), name="x")
+    html = shown["data"].to_html()
+    assert "None" not in html and "nan" not in html.lower().replace("nan-", "")
+    assert html.count(">–<") == 2

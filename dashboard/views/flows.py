@@ -21,7 +21,7 @@ st.plotly_chart(charts.flow_map_figure(shown, data.province_points(), data.provi
                                        title=t("flows_map_title").format(n=len(shown)),
                                        lang=lang(), selected=(buyer, supplier)),
                 width="stretch", config=PLOTLY_CONFIG)
-st.caption(guarded(data.boundaries)["attribution"])
+st.caption(t("boundaries_credit"))
 table(shown[["buyerProvinceName", "supplierProvinceName", "contracts", "amount"]], name="supply-flows",
       columns={"buyerProvinceName": t("buyer_province"), "supplierProvinceName": t("supplier_province"),
                "contracts": t("contracts"), "amount": t("amount")})
