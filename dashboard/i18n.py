@@ -194,12 +194,10 @@ LABELS: dict[str, tuple[str, str]] = {
                           "Colours on a linear scale, from zero to the largest value."),
     "heatmap_title": ("{measure}: hacmi en büyük {provinces} il × {sectors} sektör",
                       "{measure}: the {provinces} provinces × {sectors} sectors with the largest volume"),
-    "heatmap_note": ("Haritada hacmi en büyük {provinces} il ve {sectors} sektör gösteriliyor; geri kalan {rest_p} il ve "
-                     "{rest_s} sektör \"Diğer\" satır ve sütununda toplandı. Tüm hücreler aşağıdaki tabloda.",
-                     "The {provinces} provinces and {sectors} sectors with the largest volume are shown; the other "
-                     "{rest_p} provinces and {rest_s} sectors are summed in the \"Other\" row and column. Every cell "
-                     "is in the table below."),
-    "other": ("Diğer", "Other"),
+    "heatmap_note": ("Hacmi en büyük {provinces} il ve {sectors} sektör gösteriliyor (toplam tutarın {share} kadarı); "
+                     "geri kalan {rest_p} il ve {rest_s} sektör aşağıdaki tabloda.",
+                     "The {provinces} provinces and {sectors} sectors with the largest volume are shown ({share} of "
+                     "the total amount); the other {rest_p} provinces and {rest_s} sectors are in the table below."),
     "flows_filtered": ("{who}: tutara göre en büyük {n} akış", "{who}: the {n} largest flows by amount"),
     "flows_from": ("Alıcı {name}", "Buyer {name}"),
     "flows_to": ("Tedarikçi {name}", "Supplier {name}"),

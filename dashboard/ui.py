@@ -235,11 +235,14 @@ def subject_label(dimension: str, subject: str | None) -> str:
 def province_map(measures: list[str], *, base_year: int | None = None) -> str:
     """The choropleth of an index page broken down by province, with its measure and year pickers,
     the partial-year note and the boundaries' credit; returns the year chosen."""
-    left, right = st.columns(2)
+    left, middle, right = st.columns(3)
     measure = measures[0] if len(measures) == 1 else choose(
         "map_measure", measures, name="measure", labels={m: t(f"map_{m}") for m in measures}, place=left)
     endpoint, denominator, kind, unit = MEASURES[measure]
-    year = year_choice(endpoint, place=right)
+    year = year_choice(endpoint, place=middle)
+    # Amounts are skewed (one province can hold more than the rest together): classes show their spread.
+    scale = choose("map_scale", list(charts.SCALES), name="scale", labels={s: t(f"scale_{s}") for s in charts.SCALES},
+                   default="quantile" if kind == "money" else "linear", place=right)
     frame = guarded(lambda: data.index(endpoint, "province", period=year))
     if frame.empty:
         frame = pd.DataFrame(columns=["subject", measure, denominator])
@@ -250,7 +253,7 @@ def province_map(measures: list[str], *, base_year: int | None = None) -> str:
     if base_year is not None and kind == "money":
         title += f" · {t('real_in').format(year=base_year)}"
     figure = charts.choropleth_figure(frame, data.province_paths(), value=measure, denominator=denominator,
-                                      title=title, lang=lang(), kind=kind, unit=t(unit))
+                                      title=title, lang=lang(), kind=kind, unit=t(unit), scale=scale)
     st.plotly_chart(figure, width="stretch", config=PLOTLY_CONFIG)
     year_notes(year, endpoint)
     st.caption(t("boundaries_credit"))
