@@ -17,7 +17,8 @@ from cli.keys import create_key_now
 from store.db import session_scope
 from store.reference.apis import APIS
 
-DASHBOARD_APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+# The ASGI app around dashboard/app.py: it tells each page where the server is (no 404s in the console).
+DASHBOARD_APP = Path(__file__).resolve().parent.parent / "dashboard" / "server.py"
 # The production configuration of gunicorn: the demo serves the API exactly as production does.
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 
