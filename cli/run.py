@@ -60,10 +60,11 @@ def busy_ports(api_port: int, dashboard_port: int) -> list[str]:
         return [f"the API and the dashboard cannot share port {api_port}; give them two ports"]
     taken = [f"port {port} (the {what}) is already in use on 127.0.0.1"
              for what, port in (("API", api_port), ("dashboard", dashboard_port)) if port_in_use(port)]
-    if taken:
-        taken.append("stop what uses it, or choose free ports: make demo API_PORT=8010 DASHBOARD_PORT=8511 "
-                     "(gosterge demo --api-port 8010 --dashboard-port 8511)")
     return taken
+
+
+PORTS_HINT = ("Stop what uses it, or choose free ports: make demo API_PORT=8010 DASHBOARD_PORT=8511 "
+              "(gosterge demo --api-port 8010 --dashboard-port 8511)")
 
 
 def _wait_for(url: str, process: subprocess.Popen, seconds: float) -> bool:
@@ -113,6 +114,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if problems:
             for line in problems:
                 say(f"error: {line}")
+            say(PORTS_HINT)
             return 1
     key = load_demo_data()
     if args.load_only:
