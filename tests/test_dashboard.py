@@ -82,7 +82,7 @@ def test_news_filter_changes_what_is_asked(live):
     app = run("views/news.py", lang="en")
     app.sidebar.multiselect[0].select("sec").run()
     captions = " ".join(c.value for c in app.caption).replace("\\", "")  # as shown: escapes are not visible
-    assert "U.S. Securities" in captions and "Board of Governors" not in captions
+    assert "SEC 8-K filings" in captions and "Federal Reserve" not in captions
 
 
 def test_dimension_picker_reaches_the_api(live):
@@ -113,7 +113,7 @@ def test_client_revalidates_with_etag(live):
 def test_news_filters_live_in_the_url(live):
     app = run("views/news.py", lang="en", source="ecb", minImportance="4")
     captions = " ".join(c.value for c in app.caption)
-    assert "European Central Bank" in captions and "Board of Governors" not in captions
+    assert "European Central Bank" in captions and "Federal Reserve" not in captions
     app.sidebar.multiselect[0].select("fed").run()
     assert app.query_params["source"] in ("ecb,fed", ["ecb,fed"])
 
@@ -213,8 +213,22 @@ def test_map_of_amounts_says_when_it_is_in_real_terms(live):
 
     nominal = titles(run("views/direct.py", lang="en", dimension="province", year="2024"))
     real = titles(run("views/direct.py", lang="en", dimension="province", year="2024", prices="2024"))
-    assert real[0] == "Direct procurement total by province · 2024 (partial) · In December 2024 prices (real)"
-    assert nominal[0] == "Direct procurement total by province · 2024 (partial)"
+    quintiles = "<br><sup>Colours by quintile: each colour holds a fifth of the provinces.</sup>"
+    assert real[0] == f"Direct procurement total by province · 2024 (partial) · In December 2024 prices (real){quintiles}"
+    assert nominal[0] == f"Direct procurement total by province · 2024 (partial){quintiles}"
+
+
+def test_map_colour_scale_lives_in_the_address_and_is_named_on_the_chart(live):
+    import json
+
+    amounts = run("views/direct.py", lang="en", dimension="province")
+    assert amounts.query_params["scale"] in ("quantile", ["quantile"])  # amounts open on quintiles
+    shares = run("views/competition.py", lang="en", dimension="province")
+    assert shares.query_params["scale"] in ("linear", ["linear"])
+    log = run("views/direct.py", lang="tr", dimension="province", scale="log")
+    assert next(s for s in log.selectbox if s.label == "Renk ölçeği").value == "log"
+    title = json.loads(log.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
+    assert "logaritmik" in title
 
 
 def test_news_times_are_in_turkiyes_time(live):

@@ -6,7 +6,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.formats import local_time
-from dashboard.i18n import news_value
+from dashboard.i18n import news_value, text
 from dashboard.ui import guarded, lang, literal, safe_url, t
 
 st.title(t("news"))
@@ -20,8 +20,11 @@ SOURCES = ["fed", "ecb", "sec", "resmi-gazete"]
 EVERY = {"category": "all_categories", "sentiment": "all_sentiments"}  # what the empty choice of each select reads
 
 
+LANGUAGE = lang()  # bound once per run: a widget formats its options again after the run
+
+
 def _value(value: str, every: str) -> str:
-    return t(every) if value == "" else news_value(value, lang())
+    return text(every, LANGUAGE) if value == "" else news_value(value, LANGUAGE)
 
 
 def _date(name: str):  # noqa: ANN202
@@ -32,7 +35,7 @@ def _date(name: str):  # noqa: ANN202
 
 
 sources = sidebar.multiselect(t("source"), SOURCES, key="w_sources", placeholder=t("choose_options"),
-                              format_func=lambda v: news_value(v, lang()),
+                              format_func=lambda v: news_value(v, LANGUAGE),
                               default=[s for s in query.get("source", "").split(",") if s in SOURCES])
 category = sidebar.selectbox(t("category"), CATEGORIES, key="w_category",
                              format_func=lambda v: _value(v, EVERY["category"]),

@@ -46,8 +46,10 @@ for column, (endpoint, field, label, fmt, change, good) in zip(columns, HEADLINE
 
 st.subheader(t("datasets"))
 for entry in release["datasets"]:
+    # A synthetic release's citation, written by the generator in English, says only what the badge says.
+    citation = t("synthetic_citation") if release["synthetic"] else literal(entry["citation"])
     st.markdown(f"**{dataset_text(entry['name'], lang())}** · {number(entry['rows'], lang())} {t('rows').lower()}  \n"
-                f"{t('citation')}: {entry['citation']}")
+                f"{t('citation')}: {citation}")
 
 st.subheader(t("latest_news"))
 news = guarded(lambda: data.get("/v1/finance-news/articles", (("minImportance", 4), ("limit", 5))))
