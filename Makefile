@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The demo's ports: `make demo API_PORT=8010 DASHBOARD_PORT=8511` when the defaults are taken.
+API_PORT ?= 8000
+DASHBOARD_PORT ?= 8501
 
 .PHONY: demo test lint bench-smoke clean
 
@@ -14,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/gosterge demo
+	$(BIN)/gosterge demo --api-port $(API_PORT) --dashboard-port $(DASHBOARD_PORT)
 
 test: $(STAMP)
 	$(BIN)/pytest

@@ -14,8 +14,9 @@ from api.schemas import SCHEMAS
 from api.urls import public_base
 
 API_VERSION = "1.0.0"
-# ASCII, so that client generators derive a clean package name from it (`gosterge-api-client`).
-TITLE = "Gosterge API"
+# The product's name as it is written; a client generator is given its package name
+# (`gosterge_api_client`) rather than deriving one from the title.
+TITLE = "Gösterge API"
 
 # Every tag an operation names, with what it groups (tests/test_openapi.py checks that none is missing).
 TAGS = {
@@ -79,7 +80,9 @@ compressed answer has its own strong ETag, `"…:gzip"`, and `If-None-Match` wor
 endpoints send `Link: <next URL>; rel="next"`, `X-Next-Cursor` and `X-Total-Count`, and answer CSV for
 `Accept: text/csv` or `format=csv` with the same paging headers.
 
-**Procurement conventions**: statistics follow procurement-statistics.md. Amounts are nominal TRY
+**Procurement conventions**: each statistic is defined in its field's description below; the choices
+behind them (which items an index holds, precision, ties) are in the project's `docs/decisions.md`,
+section "Public procurement". Amounts are nominal TRY
 rounded to the kuruş (at most 2 decimals; `amount = localAmount + otherAmount` exactly); shares,
 averages and HHI are unrounded doubles.
 Index endpoints carry every subject of the dimension for every year from 2019 to the latest year of

@@ -13,7 +13,7 @@ from store.db import session_scope
 
 def cmd_load(args: argparse.Namespace) -> int:
     from loaders.news.pipeline import ALL_SOURCES, load_news
-    from loaders.news.summarise import SummaryError
+    from loaders.news.summarise import LlmClient, SummaryError
     from loaders.settings import load_settings
 
     _, sessions = open_store(upgrade_schema=True)
@@ -24,9 +24,13 @@ def cmd_load(args: argparse.Namespace) -> int:
         return 0
     sources = ALL_SOURCES if args.source == "all" else [args.source]
     since = datetime.fromisoformat(args.since).replace(tzinfo=UTC) if args.since else None
+    settings = load_settings()
     try:
-        reports = load_news(sources, sessions, load_settings(), from_dir=Path(args.from_dir) if args.from_dir else None,
-                            since=since, cache_dir=VAR_DIR / "http-cache")
+        # Once, before any document: a model that cannot answer is one sentence, not a failure per document.
+        client = LlmClient(settings)
+        client.check()
+        reports = load_news(sources, sessions, settings, from_dir=Path(args.from_dir) if args.from_dir else None,
+                            since=since, cache_dir=VAR_DIR / "http-cache", client=client, resummarise=args.resummarise)
     except SummaryError as exc:
         say(f"error: {exc}")
         return 1
@@ -53,6 +57,9 @@ def add_commands(sub: argparse._SubParsersAction, *, load: argparse._SubParsersA
     ln.add_argument("--from-dir", help="read saved documents from this folder (or one folder per source) instead of the web")
     ln.add_argument("--since", help="only documents published on or after this date (YYYY-MM-DD)")
     ln.add_argument("--sample", action="store_true", help="store the curated sample feed instead (no model needed)")
+    ln.add_argument("--resummarise", nargs="?", const="all", choices=["all", "sample"],
+                    help="summarise again, with the configured model, documents already stored: every one the run "
+                         "finds (all, the default), or only those holding the curated sample's summaries (sample)")
     ln.set_defaults(func=cmd_load)
 
     news = sub.add_parser("news", help="finance news").add_subparsers(dest="action", required=True)

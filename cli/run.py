@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -16,7 +17,8 @@ from cli.keys import create_key_now
 from store.db import session_scope
 from store.reference.apis import APIS
 
-DASHBOARD_APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+# The ASGI app around dashboard/app.py: it tells each page where the server is (no 404s in the console).
+DASHBOARD_APP = Path(__file__).resolve().parent.parent / "dashboard" / "server.py"
 # The production configuration of gunicorn: the demo serves the API exactly as production does.
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 
@@ -41,16 +43,42 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     return subprocess.call(dashboard_command(args.port))
 
 
-def _wait_for(url: str, seconds: float) -> bool:
+def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether a server could not listen on `port`: bound the way gunicorn and Streamlit bind."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
+def busy_ports(api_port: int, dashboard_port: int) -> list[str]:
+    """One line per port of the demo that is taken, saying how to choose others; none when both are free."""
+    if api_port == dashboard_port:
+        return [f"the API and the dashboard cannot share port {api_port}; give them two ports"]
+    taken = [f"port {port} (the {what}) is already in use on 127.0.0.1"
+             for what, port in (("API", api_port), ("dashboard", dashboard_port)) if port_in_use(port)]
+    return taken
+
+
+PORTS_HINT = ("Stop what uses it, or choose free ports: make demo API_PORT=8010 DASHBOARD_PORT=8511 "
+              "(gosterge demo --api-port 8010 --dashboard-port 8511)")
+
+
+def _wait_for(url: str, process: subprocess.Popen, seconds: float) -> bool:
+    """True once `url` answers 200 while `process` (the server meant to answer it) is still running."""
     import requests
 
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and process.poll() is None:
         try:
-            requests.get(url, timeout=1)
-            return True
+            if requests.get(url, timeout=1).status_code == 200:
+                return process.poll() is None
         except requests.RequestException:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     return False
 
 
@@ -80,6 +108,14 @@ def load_demo_data() -> str:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if not args.load_only:
+        # Checked before anything starts: another server on a port would answer in the demo's place.
+        problems = busy_ports(args.api_port, args.dashboard_port)
+        if problems:
+            for line in problems:
+                say(f"error: {line}")
+            say(PORTS_HINT)
+            return 1
     key = load_demo_data()
     if args.load_only:
         say("demo key (shown once):")
@@ -92,14 +128,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
                             "--bind", f"127.0.0.1:{args.api_port}"], env=env)
     processes = [api]
     try:
-        if not _wait_for(f"{api_url}/v1/openapi.json", 30):
-            say("the API did not start; see the messages above")
+        if not _wait_for(f"{api_url}/v1/health", api, 30):
+            say(f"error: the API did not start on port {args.api_port}; see the messages above")
             return 1
         dashboard_url = f"http://127.0.0.1:{args.dashboard_port}"
-        processes.append(subprocess.Popen(dashboard_command(args.dashboard_port),
-                                          env={**env, "GOSTERGE_API_URL": api_url, "GOSTERGE_API_KEY": key}))
-        if not _wait_for(f"{dashboard_url}/_stcore/health", 60):
-            say("the dashboard did not start; see the messages above")
+        dashboard = subprocess.Popen(dashboard_command(args.dashboard_port),
+                                     env={**env, "GOSTERGE_API_URL": api_url, "GOSTERGE_API_KEY": key})
+        processes.append(dashboard)
+        if not _wait_for(f"{dashboard_url}/_stcore/health", dashboard, 60):
+            say(f"error: the dashboard did not start on port {args.dashboard_port}; see the messages above")
             return 1
         print(f"Dashboard: {dashboard_url}", flush=True)
         print(f"API:       {api_url}/v1/  (OpenAPI document: {api_url}/v1/openapi.json)", flush=True)
@@ -110,6 +147,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         while all(p.poll() is None for p in processes):
             time.sleep(0.5)
+        say(f"error: the {'API' if api.poll() is not None else 'dashboard'} stopped; see the messages above")
         return 1
     except KeyboardInterrupt:
         return 0

@@ -23,7 +23,8 @@ LON_RANGE, LAT_RANGE = (25.5, 45.0), (35.7, 42.2)
 LAT_STRETCH = 1 / math.cos(math.radians(39))
 ACCENT = "#c0392b"
 FLOW_WITHIN = "#1f6f8b"
-HIGHLIGHT = "#f5b041"
+HIGHLIGHT, HIGHLIGHT_LINE = "#f5b041", "#7e5109"
+ARROW, ARROW_SIZE = "#922b21", 14
 OUTLINE, LAND, NO_DATA = "#ffffff", "#e9ecef", "#f4f4f4"
 # OrRd without its palest tenth, so that the lowest value still reads as coloured beside "no data".
 COLORSCALE = [[i / 8, c] for i, c in enumerate(sample_colorscale("OrRd", [0.12 + 0.88 * i / 8 for i in range(9)]))]
@@ -175,17 +176,66 @@ def _province(path: Any, *, fill: str, hover: str, line: str = OUTLINE, width: f
                       line={"color": line, "width": width}, hoveron="fills", text=hover, hoverinfo="text", **extra)
 
 
+SCALES = ("quantile", "log", "linear")
+QUANTILE_CLASSES = 5
+
+
+def colour_classes(values: pd.Series, scale: str) -> tuple[list[float], list[float], list[str]]:
+    """Where each value sits on the colour bar (0 to 1), and the bar's tick positions and values, for a
+    `scale`: "linear" from 0 (or the lowest value below 0) to the highest; "log" by powers of ten (values at
+    or below 0 take the lowest colour); "quantile" in five classes holding as many values each."""
+    values = pd.to_numeric(values, errors="coerce").astype(float)
+    if values.empty:
+        return [], [], []
+    if scale == "quantile":
+        edges = sorted(set(values.quantile([i / QUANTILE_CLASSES for i in range(QUANTILE_CLASSES + 1)]).tolist()))
+        if len(edges) < 2:
+            return [0.5] * len(values), [0.0, 1.0], [edges[0], edges[0]]
+        classes = len(edges) - 1
+        # A value's class is the last edge at or below it; the largest value closes the last class.
+        positions = [(min(max(sum(v >= e for e in edges[:-1]) - 1, 0), classes - 1) + 0.5) / classes for v in values]
+        return positions, [i / classes for i in range(classes + 1)], edges
+    if scale == "log":
+        positive = values[values > 0]
+        if positive.empty:
+            return [0.0] * len(values), [0.0], [0.0]
+        low, high = math.floor(math.log10(positive.min())), math.ceil(math.log10(positive.max()))
+        high = max(high, low + 1)
+        logs = [(math.log10(v) - low) / (high - low) if v > 0 else 0.0 for v in values]
+        return logs, [(p - low) / (high - low) for p in range(low, high + 1)], [10.0 ** p for p in range(low, high + 1)]
+    low, high = min(float(values.min()), 0.0), float(values.max())
+    span = high - low or 1.0
+    ticks = [t for t in nice_ticks(low, high) if low <= t <= high] or [low, high]
+    return [(v - low) / span for v in values], [(t - low) / span for t in ticks], ticks
+
+
+def _class_colours(classes: int) -> list[str]:
+    return sample_colorscale(COLORSCALE, [(i + 0.5) / classes for i in range(classes)])
+
+
+def _quantile_colourscale(classes: int) -> list[list[Any]]:
+    """Steps of one colour each, so that a class reads as one colour on the bar as on the map."""
+    colours = _class_colours(classes)
+    return [step for i, c in enumerate(colours) for step in ([i / classes, c], [(i + 1) / classes, c])]
+
+
 def choropleth_figure(frame: pd.DataFrame, paths: pd.DataFrame, *, value: str, denominator: str, title: str,
-                      lang: str, kind: str, unit: str) -> go.Figure:
-    """Provinces coloured by `value` (frame: `subject` = plate); provinces without a value are drawn
-    hatched as "no data", never as 0. Hover: province, value and the count behind it."""
+                      lang: str, kind: str, unit: str, scale: str = "linear") -> go.Figure:
+    """Provinces coloured by `value` (frame: `subject` = plate) on a `scale` of SCALES, which the title
+    names; provinces without a value are drawn hatched as "no data", never as 0. Hover: province, value
+    and the count behind it."""
     data = paths.merge(frame[["subject", value, denominator]].rename(columns={"subject": "plate"}), on="plate",
                        how="left")
     data[value] = pd.to_numeric(data[value], errors="coerce")
     shown = data.dropna(subset=[value])
-    low, high = (float(shown[value].min()), float(shown[value].max())) if len(shown) else (0.0, 1.0)
-    span = high - low or 1.0
-    colors = sample_colorscale(COLORSCALE, [(v - low) / span for v in shown[value]]) if len(shown) else []
+    positions, tick_positions, tick_values = colour_classes(shown[value], scale)
+    classes = len(tick_values) - 1
+    if scale == "quantile" and classes >= 1:
+        colourscale, steps = _quantile_colourscale(classes), _class_colours(classes)
+        colors = [steps[min(int(p * classes), classes - 1)] for p in positions]
+    else:
+        colourscale = COLORSCALE
+        colors = sample_colorscale(colourscale, positions) if len(shown) else []
     color_of = dict(zip(shown["plate"], colors, strict=True))
     # Traces are collected and handed to the figure at once: adding them one by one costs 4 times more.
     traces = []
@@ -202,18 +252,18 @@ def choropleth_figure(frame: pd.DataFrame, paths: pd.DataFrame, *, value: str, d
                                     showlegend=first_missing, legendgroup="no-data",
                                     name=text("no_data", lang) if first_missing else path.name))
             first_missing = False
-    ticks = nice_ticks(low, high) if len(shown) else []
-    ticks = [t for t in ticks if low <= t <= high] or [low, high]
     # An invisible marker per province carries the colour bar: a filled shape has no colour scale.
     traces.append(go.Scatter(
         x=[LON_RANGE[0]] * len(shown), y=[LAT_RANGE[0]] * len(shown), mode="markers", hoverinfo="skip",
-        showlegend=False, marker={"color": shown[value], "colorscale": COLORSCALE, "cmin": low,
-                                  "cmax": high, "opacity": 0, "size": 1, "showscale": True,
-                                  "colorbar": {"title": {"text": unit}, "tickvals": ticks, "thickness": 14,
-                                               "ticktext": [tick_label(t, lang, kind) for t in ticks]}}))
+        showlegend=False, marker={"color": positions, "colorscale": colourscale, "cmin": 0, "cmax": 1,
+                                  "opacity": 0, "size": 1, "showscale": True,
+                                  "colorbar": {"title": {"text": unit}, "tickvals": tick_positions, "thickness": 14,
+                                               "ticktext": [tick_label(t, lang, kind) for t in tick_values]}}))
     figure = go.Figure(traces)
     _map_axes(figure)
-    return _layout(figure, title, lang)
+    _layout(figure, f"{title}<br><sup>{text(f'scale_note_{scale}', lang)}</sup>", lang)
+    figure.update_layout(margin={"t": 80})
+    return figure
 
 
 def _arc(a: tuple[float, float], b: tuple[float, float], steps: int = 16) -> tuple[list[float], list[float]]:
@@ -237,7 +287,7 @@ def flow_map_figure(flows: pd.DataFrame, points: pd.DataFrame, paths: pd.DataFra
     first_chosen = True
     for path in paths.itertuples():
         if path.plate in chosen:
-            traces.append(_province(path, fill=HIGHLIGHT, hover=f"<b>{path.name}</b>", line="#9a6a00", width=1.2,
+            traces.append(_province(path, fill=HIGHLIGHT, hover=f"<b>{path.name}</b>", line=HIGHLIGHT_LINE, width=1.2,
                                     showlegend=first_chosen, legendgroup="selected",
                                     name=text("selected_province", lang) if first_chosen else path.name))
             first_chosen = False
@@ -265,27 +315,67 @@ def flow_map_figure(flows: pd.DataFrame, points: pd.DataFrame, paths: pd.DataFra
             xs, ys = _arc((a.lon, a.lat), (b.lon, b.lat))
             width = 1 + 9 * share
             traces.append(go.Scatter(
-                x=xs, y=ys, mode="lines+markers", hoverinfo="text", text=[label] * len(xs), opacity=0.75,
+                x=xs, y=ys, mode="lines+markers", hoverinfo="text", text=[label] * len(xs), opacity=0.8,
                 line={"width": width, "color": ACCENT}, legendgroup="between",
                 name=text("flow_between", lang), showlegend=legend.pop("between", False),
-                marker={"size": [0] * (len(xs) - 1) + [8 + width], "symbol": "arrow", "angleref": "previous",
-                        "color": ACCENT}))
+                marker={"size": [0] * (len(xs) - 1) + [ARROW_SIZE + 1.5 * width], "symbol": "arrow",
+                        "angleref": "previous", "color": ARROW, "line": {"color": "#ffffff", "width": 1}}))
+    # Over the circles: the selected provinces' outlines, then the names of the provinces the flows join.
+    traces += [go.Scatter(x=path.x, y=path.y, mode="lines", line={"color": HIGHLIGHT_LINE, "width": 2.5},
+                          hoverinfo="skip", showlegend=False) for path in paths.itertuples() if path.plate in chosen]
+    ends = sorted(set(flows["buyerProvince"]) | set(flows["supplierProvince"]))
+    named = where.loc[[p for p in ends if p in where.index]]
+    traces.append(go.Scatter(x=named["lon"], y=named["lat"], mode="text", text=named["provinceName"],
+                             textposition="top center", hoverinfo="skip", showlegend=False,
+                             textfont={"size": 11, "color": "#1b2631"}))
     figure = go.Figure(traces)
     _map_axes(figure)
     return _layout(figure, title, lang)
 
 
+HEATMAP_PROVINCES, HEATMAP_SECTORS = 20, 15
+LABEL_CHARS = 34  # a sector's name past this is cut with "…" (the hover has it whole)
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= LABEL_CHARS else name[:LABEL_CHARS - 1].rstrip(" ,;") + "…"
+
+
+def top_cells(frame: pd.DataFrame, *, value: str, sector: str, provinces: int = HEATMAP_PROVINCES,
+              sectors: int = HEATMAP_SECTORS) -> tuple[pd.DataFrame, float]:
+    """The sector × province table of the provinces and sectors with the largest totals of `value`, each
+    sorted from the largest, and the share of the whole volume its cells hold."""
+    totals = pd.to_numeric(frame[value], errors="coerce").fillna(0.0)
+    numbers = frame.assign(**{value: totals})
+    by_province = numbers.groupby("provinceName")[value].sum().nlargest(provinces)
+    by_sector = numbers.groupby(sector)[value].sum().nlargest(sectors)
+    kept = numbers[numbers["provinceName"].isin(by_province.index) & numbers[sector].isin(by_sector.index)]
+    table = kept.pivot_table(index=sector, columns="provinceName", values=value, aggfunc="sum")
+    table = table.reindex(index=by_sector.index, columns=by_province.index)
+    whole = float(totals.sum())
+    return table, (float(kept[value].sum()) / whole if whole else 1.0)
+
+
 def heatmap_figure(frame: pd.DataFrame, *, value: str, title: str, lang: str) -> go.Figure:
-    """Amounts by sector (rows, whose long names read across) and province (columns)."""
+    """Amounts of the largest sectors (rows, largest first) by the largest provinces (columns, largest
+    first) on a logarithmic colour scale, so that cells a hundred times smaller than the largest still show;
+    an empty cell stays blank."""
     sector = "sectorName" if lang == "tr" or "sectorNameEn" not in frame else "sectorNameEn"
-    table = frame.pivot_table(index=sector, columns="provinceName", values=value, aggfunc="sum")
-    hover = [[f"{p} · {s}: {value_text(v, lang, 'money')}" for p, v in zip(table.columns, row, strict=True)]
-             for s, row in zip(table.index, table.values, strict=True)]
-    figure = go.Figure(go.Heatmap(z=table.values, x=table.columns, y=table.index, colorscale="Reds", text=hover,
-                                  hoverinfo="text", xgap=1, ygap=1,
-                                  colorbar={"title": {"text": text("amount", lang)},
-                                            **_ticks(table.values.ravel().tolist(), lang, "money")}))
-    figure.update_layout(height=max(400, 20 * len(table) + 160))
-    figure.update_xaxes(side="top", tickangle=-60)
-    figure.update_yaxes(autorange="reversed")  # sectors read from A to Z downwards
-    return _layout(figure, title, lang)
+    table, _ = top_cells(frame, value=value, sector=sector)
+    cells = table.where(table > 0)
+    hover = [[f"{p} · {s}: {value_text(v, lang, 'money')}" if pd.notna(v) else f"{p} · {s}: –"
+              for p, v in zip(cells.columns, row, strict=True)] for s, row in zip(cells.index, cells.values, strict=True)]
+    logs = cells.apply(lambda column: column.map(lambda v: math.log10(v) if pd.notna(v) else None))
+    ticks = _log_ticks(cells.stack(), lang, "money")
+    figure = go.Figure(go.Heatmap(
+        z=logs.values, x=list(cells.columns), y=[_short(name) for name in cells.index], colorscale=COLORSCALE,
+        text=hover, hoverinfo="text", xgap=2, ygap=2, hoverongaps=False,
+        colorbar={"title": {"text": text("amount", lang)}, "thickness": 14,
+                  **({"tickvals": [math.log10(v) for v in ticks["tickvals"]], "ticktext": ticks["ticktext"]}
+                     if ticks else {})}))
+    figure.update_layout(height=160 + 30 * len(cells), plot_bgcolor="#ffffff")
+    figure.update_xaxes(side="top", tickangle=-45, showgrid=False)
+    figure.update_yaxes(autorange="reversed", showgrid=False)  # the largest sector on top
+    _layout(figure, f"{title}<br><sup>{text('scale_note_log', lang)}</sup>", lang)
+    figure.update_layout(margin={"l": 10, "r": 10, "t": 150, "b": 10})
+    return figure

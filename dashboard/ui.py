@@ -79,10 +79,22 @@ def choose(label_key: str, options: list[str], *, name: str, labels: dict[str, s
     index = options.index(current) if current in options else options.index(fallback)
     place = place or (st.sidebar if sidebar else st)
     shown = labels or {}
-    value = place.selectbox(t(label_key), options, index=index, key=f"w_{name}",
+    value = place.selectbox(t(label_key), options, index=index, key=f"w_{name}", placeholder=t("choose_option"),
                             format_func=lambda o: shown.get(o, option_text(o, lang())))
     st.query_params[name] = value
     return value
+
+
+def uploader_texts() -> None:
+    """The file uploader's own texts (its button, its size and type line), which Streamlit writes in English
+    only, replaced by the catalogue's: the originals are hidden and the page's language is drawn in their place."""
+    button = '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]'
+    limit = '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+    st.markdown(f"""<style>
+{button} p, {limit} > span {{ display: none; }}
+{button}::after {{ content: "{t('browse_files')}"; }}
+{limit}::after {{ content: "{t('file_limit')}"; font-size: 0.875rem; }}
+</style>""", unsafe_allow_html=True)
 
 
 def guarded(read: Callable[[], T]) -> T:
@@ -129,7 +141,9 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     # own number formats would follow the browser's locale instead of the language chosen.
     formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns if headings[c] in shown
                and pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
-    st.dataframe(shown.style.format(formats, na_rep="–"), hide_index=True, width="stretch")
+    # Every empty cell, text columns' too, reads as a dash rather than the grid's own "None".
+    styled = shown.style.format(na_rep="–").format(formats, na_rep="–")
+    st.dataframe(styled, hide_index=True, width="stretch")
     # Text from the API (a contractor's name, a problem's message) must not run as a formula in a spreadsheet.
     csv = spreadsheet_safe(exported).to_csv(index=False).encode("utf-8")
     st.download_button(t("download_csv"), csv, file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}")
@@ -239,11 +253,14 @@ def subject_label(dimension: str, subject: str | None) -> str:
 def province_map(measures: list[str], *, base_year: int | None = None) -> str:
     """The choropleth of an index page broken down by province, with its measure and year pickers,
     the partial-year note and the boundaries' credit; returns the year chosen."""
-    left, right = st.columns(2)
+    left, middle, right = st.columns(3)
     measure = measures[0] if len(measures) == 1 else choose(
         "map_measure", measures, name="measure", labels={m: t(f"map_{m}") for m in measures}, place=left)
     endpoint, denominator, kind, unit = MEASURES[measure]
-    year = year_choice(endpoint, place=right)
+    year = year_choice(endpoint, place=middle)
+    # Amounts are skewed (one province can hold more than the rest together): classes show their spread.
+    scale = choose("map_scale", list(charts.SCALES), name="scale", labels={s: t(f"scale_{s}") for s in charts.SCALES},
+                   default="quantile" if kind == "money" else "linear", place=right)
     frame = guarded(lambda: data.index(endpoint, "province", period=year))
     if frame.empty:
         frame = pd.DataFrame(columns=["subject", measure, denominator])
@@ -254,8 +271,8 @@ def province_map(measures: list[str], *, base_year: int | None = None) -> str:
     if base_year is not None and kind == "money":
         title += f" · {t('real_in').format(year=base_year)}"
     figure = charts.choropleth_figure(frame, data.province_paths(), value=measure, denominator=denominator,
-                                      title=title, lang=lang(), kind=kind, unit=t(unit))
+                                      title=title, lang=lang(), kind=kind, unit=t(unit), scale=scale)
     st.plotly_chart(figure, width="stretch", config=PLOTLY_CONFIG)
     year_notes(year, endpoint)
-    st.caption(guarded(data.boundaries)["attribution"])
+    st.caption(t("boundaries_credit"))
     return year

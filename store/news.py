@@ -131,8 +131,14 @@ def news_version(session: Session) -> str:
     return f"news-{session.scalar(select(DataVersion.version).where(DataVersion.name == NEWS)) or 0}"
 
 
-def article_exists(session: Session, article_id: str) -> bool:
-    return session.scalar(select(func.count()).select_from(Article).where(Article.id == article_id)) == 1
+def stored_models(session: Session, article_ids: list[str]) -> dict[str, str]:
+    """The model that wrote each stored article among `article_ids` (absent ones are left out)."""
+    models: dict[str, str] = {}
+    for start in range(0, len(article_ids), 500):  # well under every database's limit of bound parameters
+        chunk = article_ids[start:start + 500]
+        for article_id, body in session.execute(select(Article.id, Article.body).where(Article.id.in_(chunk))):
+            models[article_id] = str(json.loads(body).get("model") or "")
+    return models
 
 
 def record_failure(session: Session, *, article_id: str, source: str, url: str, reason: str, now: datetime) -> None:

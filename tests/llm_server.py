@@ -22,9 +22,22 @@ class ScriptedLlm:
         self.script = list(script)
         self.default = default  # called with the request body once the script is used up
         self.requests: list[dict[str, Any]] = []
+        self.model_lists = 0  # GET /v1/models, the check made once before a run
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802
+                if self.path != "/v1/models":
+                    self.send_error(404)
+                    return
+                owner.model_lists += 1
+                data = json.dumps({"object": "list", "data": [{"id": "test-model", "object": "model"}]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("Content-Length", "0"))
                 owner.requests.append({"path": self.path, "headers": dict(self.headers),

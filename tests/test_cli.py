@@ -99,3 +99,61 @@ def test_sample_feed_covers_every_source_and_passes_the_checks():
     assert len({a["id"] for a in articles}) == len(articles)
     sec = [a for a in articles if a["source"] == "sec"]
     assert all(a["companies"][0]["ticker"] and a["filingItems"] for a in sec)
+
+
+def test_demo_with_a_busy_port_says_which_and_how_to_choose_others(database_url, tmp_path):
+    import socket
+
+    from tests.helpers import free_port
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy, free = taken.getsockname()[1], free_port()
+        result = run(["demo", "--api-port", str(busy), "--dashboard-port", str(free)], database_url, tmp_path)
+    assert result.returncode == 1
+    assert f"port {busy} (the API) is already in use" in result.stderr
+    assert "make demo API_PORT=" in result.stderr and "--api-port" in result.stderr
+    assert f"port {free}" not in result.stderr
+    assert "Dashboard:" not in result.stdout and "Demo key" not in result.stdout
+    # Nothing was started or loaded: the check comes first.
+    assert "loaded" not in result.stderr
+
+
+def test_make_demo_passes_the_ports_through():
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run(["make", "-n", "-o", ".venv/.installed", "demo", "API_PORT=8010", "DASHBOARD_PORT=8511"],
+                            cwd=root, capture_output=True, text=True, timeout=30)
+    assert "gosterge demo --api-port 8010 --dashboard-port 8511" in result.stdout, result.stdout + result.stderr
+
+
+def test_demo_waits_for_its_own_server_not_whatever_answers_on_the_port():
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from cli.run import _wait_for
+
+    class Answers(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Answers)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        stopped = subprocess.Popen([sys.executable, "-c", "pass"])
+        stopped.wait()
+        # Another server answers on the port, but the process meant to serve it has ended: not started.
+        assert _wait_for(f"http://127.0.0.1:{other.server_port}/v1/health", stopped, 5) is False
+        running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        try:
+            assert _wait_for(f"http://127.0.0.1:{other.server_port}/v1/health", running, 5) is True
+        finally:
+            running.kill()
+            running.wait()
+    finally:
+        other.shutdown()

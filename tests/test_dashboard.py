@@ -82,7 +82,7 @@ def test_news_filter_changes_what_is_asked(live):
     app = run("views/news.py", lang="en")
     app.sidebar.multiselect[0].select("sec").run()
     captions = " ".join(c.value for c in app.caption).replace("\\", "")  # as shown: escapes are not visible
-    assert "U.S. Securities" in captions and "Board of Governors" not in captions
+    assert "SEC 8-K filings" in captions and "Federal Reserve" not in captions
 
 
 def test_dimension_picker_reaches_the_api(live):
@@ -113,7 +113,7 @@ def test_client_revalidates_with_etag(live):
 def test_news_filters_live_in_the_url(live):
     app = run("views/news.py", lang="en", source="ecb", minImportance="4")
     captions = " ".join(c.value for c in app.caption)
-    assert "European Central Bank" in captions and "Board of Governors" not in captions
+    assert "European Central Bank" in captions and "Federal Reserve" not in captions
     app.sidebar.multiselect[0].select("fed").run()
     assert app.query_params["source"] in ("ecb,fed", ["ecb,fed"])
 
@@ -213,8 +213,22 @@ def test_map_of_amounts_says_when_it_is_in_real_terms(live):
 
     nominal = titles(run("views/direct.py", lang="en", dimension="province", year="2024"))
     real = titles(run("views/direct.py", lang="en", dimension="province", year="2024", prices="2024"))
-    assert real[0] == "Direct procurement total by province · 2024 (partial) · In December 2024 prices (real)"
-    assert nominal[0] == "Direct procurement total by province · 2024 (partial)"
+    quintiles = "<br><sup>Colours by quintile: each colour holds a fifth of the provinces.</sup>"
+    assert real[0] == f"Direct procurement total by province · 2024 (partial) · In December 2024 prices (real){quintiles}"
+    assert nominal[0] == f"Direct procurement total by province · 2024 (partial){quintiles}"
+
+
+def test_map_colour_scale_lives_in_the_address_and_is_named_on_the_chart(live):
+    import json
+
+    amounts = run("views/direct.py", lang="en", dimension="province")
+    assert amounts.query_params["scale"] in ("quantile", ["quantile"])  # amounts open on quintiles
+    shares = run("views/competition.py", lang="en", dimension="province")
+    assert shares.query_params["scale"] in ("linear", ["linear"])
+    log = run("views/direct.py", lang="tr", dimension="province", scale="log")
+    assert next(s for s in log.selectbox if s.label == "Renk ölçeği").value == "log"
+    title = json.loads(log.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
+    assert "logaritmik" in title
 
 
 def test_news_times_are_in_turkiyes_time(live):
@@ -255,7 +269,7 @@ def test_tables_are_written_in_the_readers_language(monkeypatch):
     assert "%40,0" in html and "1.234.567,89" in html and "16.09.2026 00:00" in html and "Tüm yıllar" in html
     # A column of figures holding a null (an object column from the API's JSON) is still written as figures.
     assert "%40,0" in html
-    assert list(shown["data"].data.columns) == ["Dönem", "Tek teklifli pay", "Toplam (TL)", "loadedAt"]
+    assert list(shown["data"].data.columns) == ["Dönem", "Tek teklifli pay", "Toplam (TL)", "Yüklenme"]
     assert shown["data"].data["Tek teklifli pay"].dtype.kind == "f"  # still numbers underneath, for sorting
 
 
@@ -294,3 +308,17 @@ def test_a_release_of_recent_records_opens_on_its_own_years_and_says_what_it_lac
     assert no_purchases in [c.value for c in overview.caption]
     direct = run("views/direct.py", lang=language)
     assert no_purchases in [i.value for i in direct.info]
+
+
+def test_tables_show_empty_cells_as_a_dash(monkeypatch):
+    from dashboard import ui
+
+    shown = {}
+    monkeypatch.setattr(ui.st, "dataframe", lambda data, **kwargs: shown.update(data=data))
+    monkeypatch.setattr(ui.st, "download_button", lambda *args, **kwargs: None)
+    monkeypatch.setattr(ui, "lang", lambda: "en")
+    ui.table(pd.DataFrame({"release": ["2026-W47", "2026-W48"], "uploadedBy": ["demo", None],
+                           "total": [1.5, None]}), name="x")
+    html = shown["data"].to_html()
+    assert "None" not in html and "nan" not in html.lower().replace("nan-", "")
+    assert html.count(">–<") == 2

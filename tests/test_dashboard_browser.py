@@ -51,10 +51,18 @@ def dashboard(loaded_app, make_key, tmp_path):
 
 # Every page address, and the map pages with a province breakdown; (address, query) pairs.
 VIEWS = [(name, "") for name in PAGES] + [("overview", ""), ("competition", "dimension=province"),
+                                          ("province-sectors", ""), ("news", "category=regulation"),
                                           ("direct", "dimension=province"), ("competition", "dimension=province&year=2025"),
                                           ("supply-flows", "buyer=6")]
 MAPS = {("competition", "dimension=province"), ("direct", "dimension=province"), ("local-suppliers", ""),
         ("competition", "dimension=province&year=2025"), ("supply-flows", "buyer=6")}
+# Texts Streamlit writes in English whatever the page's language, and the API's raw English values:
+# none may be seen on the Turkish side.
+ENGLISH = ("Choose options", "Choose an option", "yyyy / mm / dd", "YYYY/MM/DD", "Upload", "per file",
+           "Drag and drop", "Browse files", "No options to select", "None", "Province boundaries",
+           "regulation", "monetary-policy", "neutral", "positive", "negative", "Federal Reserve System",
+           "European Central Bank", "Official Gazette", "authorities ·", "direct_purchases", "uploadedBy",
+           "loadedAt", "publishedAt", "Synthetic data")
 # The provinces' filled shapes inside the plot area (the legend draws fills of its own).
 PROVINCE_FILLS = '.js-plotly-plot .cartesianlayer .scatterlayer path.js-fill'
 
@@ -99,6 +107,10 @@ def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
         page = browser.new_page(viewport={"width": 1400, "height": 1100})
         page.route("**/*", only_ours)
         page.on("websocket", lambda socket: None if socket.url.startswith(ours) else outside.append(socket.url))
+        missing: list[str] = []
+        page.on("response", lambda response: missing.append(response.url) if response.status == 404 else None)
+        console: list[str] = []
+        page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
         for language in ("tr", "en"):
             for name, query in VIEWS:
                 page.goto(f"{dashboard}/{name}?lang={language}" + (f"&{query}" if query else ""))
@@ -123,9 +135,15 @@ def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
                     assert page.get_by_text("Natural Earth", exact=False).count() >= 1, f"{where}: no credit"
                 if name == "competition":
                     partial = {"tr": "Kısmi yıl", "en": "Partial year"}[language]
-                    assert page.locator(".legend", has_text=partial).count() >= 1, f"{where}: partial years unmarked"
+                    # Plotly draws after Streamlit reports the run done: wait for the legend (fails past the time).
+                    page.locator(".legend", has_text=partial).first.wait_for(timeout=30_000)
                     if "province" in query:
                         assert "year=" in page.url, f"{where}: the map year is not in the address"
+                if language == "tr":
+                    seen = page.locator("body").inner_text()
+                    english = [word for word in ENGLISH if word in seen]
+                    assert english == [], f"{where}: English on the Turkish side: {english}"
+                assert missing == [] and not [c for c in console if "404" in c], f"{where}: {missing} {console}"
                 _screenshot(page, shots / f"{language}-{name or 'root'}{'-' + query.replace('&', '-') if query else ''}.png")
         icon = page.locator("link[rel~='icon']").first.get_attribute("href") or ""
         # The product's icon is served from Streamlit's media files; Streamlit's own is ./favicon.png.
@@ -204,3 +222,25 @@ def test_admin_uploads_a_release_from_the_dashboard(dashboard, make_key, tmp_pat
     served = requests.get(f"{api_url}/v1/public-procurement/datasets", headers={"Authorization": f"Bearer {make_key()}"},
                           timeout=10).json()
     assert served["release"] == "2026-W47"
+
+
+def test_admin_upload_in_turkish_shows_no_english_widget_texts(dashboard, make_key):
+    from playwright.sync_api import sync_playwright
+
+    dashboard, _ = dashboard
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(f"{dashboard}/admin?lang=tr")
+        page.get_by_label("Yönetici anahtarı").fill(make_key(is_admin=True))
+        page.get_by_label("Yönetici anahtarı").press("Enter")
+        page.locator('[data-testid="stFileUploader"]').wait_for(timeout=30_000)
+        page.get_by_text("Yayın geçmişi").wait_for(timeout=30_000)
+        page.wait_for_function(DONE, timeout=30_000)
+        seen = page.locator("body").inner_text()
+        assert [word for word in ENGLISH if word in seen] == []
+        # The uploader's own texts are drawn in Turkish in their place.
+        drawn = page.locator('[data-testid="stFileUploaderDropzoneInstructions"] > div').evaluate(
+            "e => getComputedStyle(e, '::after').content")
+        assert "Dosya başına" in drawn
+        browser.close()

@@ -66,3 +66,73 @@ def test_flow_map_draws_outlines_arcs_within_province_flows_and_the_selected_pro
     assert "TRY 2,680,000,000.00" in arc.text[0]
     within = next(t for t in figure.data if t.mode == "markers" and t.legendgroup == "within")
     assert within.name.startswith("Flow within a province")
+
+
+def test_choropleth_quantiles_spread_skewed_amounts_over_every_colour():
+    paths = charts.province_paths(_boundaries())
+    # One province far above the rest, as Ankara is for direct purchases.
+    plates = list(range(1, 82))
+    totals = [1e6 * (1 + p % 17) for p in plates]
+    totals[5] = 1e9
+    frame = pd.DataFrame({"subject": plates, "total": totals, "purchases": [100] * 81})
+    linear = charts.choropleth_figure(frame, paths, value="total", denominator="purchases", title="t", lang="en",
+                                      kind="money", unit="TRY", scale="linear")
+    quantile = charts.choropleth_figure(frame, paths, value="total", denominator="purchases", title="t", lang="en",
+                                        kind="money", unit="TRY", scale="quantile")
+
+    def fills(figure) -> dict[str, int]:  # noqa: ANN001
+        counted: dict[str, int] = {}
+        for trace in figure.data:
+            if trace.fill == "toself":
+                counted[trace.fillcolor] = counted.get(trace.fillcolor, 0) + 1
+        return counted
+
+    assert max(fills(linear).values()) < 81 and len(fills(quantile)) == 5
+    assert max(fills(quantile).values()) <= 81 // 5 + 5  # each colour holds about a fifth of the provinces
+    bar = next(t for t in linear.data if t.marker.showscale).marker.colorbar
+    assert bar.ticktext[0] == "TRY 0"  # a linear bar starts at 0
+    assert "quintile" in quantile.layout.title.text and "linear" in linear.layout.title.text
+    log = charts.choropleth_figure(frame, paths, value="total", denominator="purchases", title="t", lang="tr",
+                                   kind="money", unit="₺", scale="log")
+    assert "logaritmik" in log.layout.title.text
+    assert list(next(t for t in log.data if t.marker.showscale).marker.colorbar.ticktext) == [
+        "1 milyon ₺", "10 milyon ₺", "100 milyon ₺", "1 milyar ₺"]
+
+
+def test_map_scale_is_a_choice_in_the_address():
+    from dashboard import charts as figures
+
+    assert figures.SCALES == ("quantile", "log", "linear")
+
+
+def test_flow_map_names_provinces_shows_arrows_and_keeps_the_selected_outline_on_top():
+    paths = charts.province_paths(_boundaries())
+    points = pd.DataFrame({"province": [6, 35], "provinceName": ["Ankara", "İzmir"], "lat": [39.9, 38.4],
+                           "lon": [32.8, 27.1]})
+    flows = pd.DataFrame({"buyerProvince": [6, 6], "buyerProvinceName": ["Ankara", "Ankara"],
+                          "supplierProvince": [35, 6], "supplierProvinceName": ["İzmir", "Ankara"],
+                          "contracts": [1378, 871], "amount": [2.68e9, 2.15e9]})
+    figure = charts.flow_map_figure(flows, points, paths, title="t", lang="tr", selected=("6", ""))
+    labels = next(t for t in figure.data if t.mode == "text")
+    assert sorted(labels.text) == ["Ankara", "İzmir"]
+    arc = next(t for t in figure.data if t.mode == "lines+markers")
+    assert list(arc.marker.size)[-1] >= 20  # an arrowhead a reader can see
+    order = list(figure.data)
+    circle = next(i for i, t in enumerate(order) if t.legendgroup == "within")
+    outline = [i for i, t in enumerate(order) if t.mode == "lines" and t.fill is None and t.line.color == charts.HIGHLIGHT_LINE]
+    assert outline and min(outline) > circle  # the selected province's outline is drawn over its own circle
+
+
+def test_heatmap_keeps_the_largest_provinces_and_sectors_sorted_with_readable_labels():
+    provinces = [f"İl {i}" for i in range(81)]
+    sectors = [f"Sektör {j} " + "uzun ad " * 8 for j in range(43)]
+    frame = pd.DataFrame([{"provinceName": p, "sectorName": s, "sectorNameEn": s, "amount": (81 - i) * (43 - j) * 1e5}
+                          for i, p in enumerate(provinces) for j, s in enumerate(sectors)])
+    table, share = charts.top_cells(frame, value="amount", sector="sectorName")
+    assert list(table.columns) == provinces[:20] and list(table.index) == sectors[:15]
+    assert 0 < share < 1
+    figure = charts.heatmap_figure(frame, value="amount", title="t", lang="tr")
+    heat = figure.data[0]
+    assert len(heat.x) == 20 and len(heat.y) == 15
+    assert all(len(label) <= charts.LABEL_CHARS for label in heat.y)
+    assert "logaritmik" in figure.layout.title.text

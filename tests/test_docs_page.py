@@ -23,6 +23,20 @@ def test_docs_page_loads_only_its_own_script_and_document(client):
     assert "script-src 'self';" in policy and "default-src 'none'" in policy
 
 
+def test_api_root_redirects_to_the_docs_page(client):
+    response = client.get("/v1/")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/v1/docs"
+    assert client.get("/v1/", follow_redirects=True).request.path == "/v1/docs"
+
+
+def test_openapi_title_and_description_name_the_product_and_its_own_docs(client):
+    info = client.get("/v1/openapi.json").get_json()["info"]
+    assert info["title"] == "Gösterge API"
+    assert "procurement-statistics.md" not in info["description"]
+    assert "docs/decisions.md" in info["description"]
+
+
 def test_docs_script_is_served_from_the_package_and_cached(client):
     response = client.get("/v1/docs/redoc.standalone.js")
     assert response.status_code == 200 and response.mimetype == "text/javascript"

@@ -84,6 +84,78 @@ def test_missing_model_server_setting_is_one_clear_error(database_url, tmp_path,
     result = run(["load", "news", "--source", "fed", "--from-dir", str(shared_sources)],
                  {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path), "GOSTERGE_LLM_BASE_URL": ""})
     assert result.returncode == 1 and "GOSTERGE_LLM_BASE_URL" in result.stderr
+    assert "README" in result.stderr and "gosterge load news --sample" in result.stderr
+
+
+def test_model_server_that_does_not_answer_is_one_sentence_before_any_document(database_url, tmp_path):
+    from tests.helpers import free_port
+
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path),
+           "GOSTERGE_LLM_BASE_URL": f"http://127.0.0.1:{free_port()}/v1"}
+    result = run(["load", "news", "--source", "all"], env)  # nothing is fetched: the check comes first
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: nothing answers at http://127.0.0.1:"), result.stderr
+    assert "README" in lines[0] and "gosterge load news --sample" in lines[0]
+    assert "Max retries" not in result.stderr and "urllib3" not in result.stderr
+    assert run(["news", "failures"], env).stdout == ""
+    assert counts(database_url) == (0, 0)
+
+
+def test_model_server_is_checked_once_and_the_run_goes_on(database_url, tmp_path, shared_sources):
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
+    with ScriptedLlm([], default=lambda body: completion(PLAIN)) as server:
+        result = run(["load", "news", "--source", "fed", "--from-dir", str(shared_sources)],
+                     {**env, "GOSTERGE_LLM_BASE_URL": server.base_url})
+    assert result.returncode == 0, result.stderr
+    assert server.model_lists == 1 and len(server.requests) >= 1
+    assert "1 new articles" in result.stderr
+
+
+def test_model_server_at_a_wrong_path_says_where_the_api_usually_is(database_url, tmp_path):
+    with ScriptedLlm([]) as server:
+        result = run(["load", "news", "--source", "fed"], {"GOSTERGE_DATABASE_URL": database_url,
+                                                          "GOSTERGE_VAR_DIR": str(tmp_path),
+                                                          "GOSTERGE_LLM_BASE_URL": server.base_url[:-3]})
+    assert result.returncode == 1 and "usually ends in /v1" in result.stderr
+    assert server.requests == []
+
+
+def _stored_model(database_url: str, source: str, url: str) -> str:
+    import json
+
+    from store.reference.news import article_id
+
+    engine = create_engine(database_url)
+    with Session(engine) as session:
+        body = session.scalar(select(Article.body).where(Article.id == article_id(source, url)))
+    engine.dispose()
+    return json.loads(body)["model"]
+
+
+def test_resummarise_replaces_the_samples_summaries_with_the_models(database_url, tmp_path, shared_sources):
+    fed = "https://www.federalreserve.gov/newsevents/pressreleases/monetary20260729a.htm"
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path), "GOSTERGE_LLM_MODEL": "test-model"}
+    assert run(["load", "news", "--sample"], env).returncode == 0
+    stored = counts(database_url)[0]
+    load_fed = ["load", "news", "--source", "fed", "--from-dir", str(shared_sources / "fed")]
+    with ScriptedLlm([], default=lambda body: completion(PLAIN)) as server:
+        env["GOSTERGE_LLM_BASE_URL"] = server.base_url
+        plain = run(load_fed, env)
+        assert "1 already stored (1 of them the curated sample's: --resummarise sample" in plain.stderr, plain.stderr
+        assert server.requests == [] and _stored_model(database_url, "fed", fed).startswith("curated-sample")
+
+        again = run([*load_fed, "--resummarise", "sample"], env)
+        assert again.returncode == 0, again.stderr
+        assert "0 new articles, 1 summarised again, 0 already stored, 0 failed" in again.stderr, again.stderr
+        assert _stored_model(database_url, "fed", fed) == "test-model"
+        assert counts(database_url)[0] == stored  # replaced in place, under the same id
+
+        sample_only = run([*load_fed, "--resummarise", "sample"], env)
+        assert "1 already stored, 0 failed" in sample_only.stderr, sample_only.stderr  # a model's summary is kept
+        asked = len(server.requests)
+        every = run([*load_fed, "--resummarise"], env)
+        assert "1 summarised again" in every.stderr and len(server.requests) == asked + 1
 
 
 

@@ -145,3 +145,27 @@ def test_grouped_integers_are_found_in_either_convention(n):
     english, turkish = f"{n:,}", f"{n:,}".replace(",", ".")
     assert ungrounded_numbers(turkish, f"total {english}") == []
     assert ungrounded_numbers(english, f"toplam {turkish}") == []
+
+
+def test_a_model_server_gone_mid_run_is_named_in_words_not_in_urllib3s():
+    from tests.helpers import free_port
+
+    settings = load_settings({"GOSTERGE_LLM_BASE_URL": f"http://127.0.0.1:{free_port()}/v1", "GOSTERGE_LLM_ATTEMPTS": "2"})
+    client = LlmClient(settings, sleep=lambda seconds: None)
+    with pytest.raises(SummaryError) as caught:
+        client.complete([{"role": "user", "content": "x"}])
+    assert "could not connect to http://127.0.0.1:" in str(caught.value)
+    assert "Max retries" not in str(caught.value) and "HTTPConnectionPool" not in str(caught.value)
+
+
+def test_model_server_check_passes_on_the_stand_in_and_names_a_silent_one():
+    from loaders.news.summarise import ModelServerError
+
+    with ScriptedLlm([]) as server:
+        settings = load_settings({"GOSTERGE_LLM_BASE_URL": server.base_url, "GOSTERGE_LLM_TIMEOUT_SECONDS": "1"})
+        client = LlmClient(settings)
+        client.check()  # the stand-in lists its models
+        assert server.model_lists == 1
+    # Stopped but still holding its socket: connections are accepted and never answered.
+    with pytest.raises(ModelServerError, match="did not answer within 1 s: check that it is running"):
+        LlmClient(settings).check()

@@ -81,7 +81,7 @@ def test_openapi_amounts_say_nominal_try(app):
 
 def test_openapi_info_tags_contact_and_licence(app):
     doc = _document(app)
-    assert doc["info"]["title"].isascii()
+    assert doc["info"]["title"] == "Gösterge API"  # the product's name as written; generators get a package name
     assert doc["info"]["contact"]["url"] and doc["info"]["license"]["url"]
     described = {t["name"] for t in doc["tags"] if t.get("description")}
     used = {tag for ops in doc["paths"].values() for op in ops.values() for tag in op.get("tags", [])}

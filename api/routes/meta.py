@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from api.catalogue import describe_paths, problem_response
 from api.openapi import build_openapi
@@ -39,6 +39,13 @@ def openapi_document():
     return jsonify(build_openapi())
 
 
+@bp.get("/v1/")
+def api_root() -> Response:
+    """The API's root sends a person to the page that describes it."""
+    # url_for keeps the prefix a trusted proxy declares (X-Forwarded-Prefix).
+    return redirect(url_for("meta.docs_page"), code=302)
+
+
 @bp.get("/v1/docs")
 def docs_page() -> Response:
     response = Response(DOCS_PAGE, mimetype="text/html")
@@ -65,6 +72,14 @@ def docs_script() -> Response:
 
 TOO_LONG = {"400": problem_response(400)}  # every path refuses an over-long query string (api/logs.py)
 describe_paths({
+    "/v1/": {"get": {
+        "operationId": "get_root", "tags": ["Meta"], "summary": "The root: redirects to the documentation page",
+        "security": [], "description": "A `302` to `/v1/docs`, the page that renders this document.",
+        "responses": {"302": {"description": "Found: the documentation page is at the `Location` address.",
+                              "headers": {"Location": {"description": "`/v1/docs`, the documentation page.",
+                                                         "schema": {"type": "string"}}}},
+                      **TOO_LONG},
+    }},
     "/v1/openapi.json": {"get": {
         "operationId": "get_openapi", "tags": ["Meta"], "summary": "This document", "security": [],
         "description": "The OpenAPI 3.1 document of the API, built from the same rules that check each request.",

@@ -9,7 +9,7 @@ import streamlit as st
 from dashboard import data
 from dashboard.client import ApiError
 from dashboard.formats import number
-from dashboard.ui import lang, t, table
+from dashboard.ui import lang, t, table, uploader_texts
 
 POLL_SECONDS = 1.0
 STATUS_URL = "upload_status_url"
@@ -48,6 +48,7 @@ key = st.text_input(t("admin_key"), type="password", key="w_admin_key")
 if not key:
     st.stop()
 client = data.client()
+uploader_texts()
 upload = st.file_uploader(t("upload_release"), type=["zip"])
 if upload is not None and st.button(t("upload")):
     try:
@@ -69,8 +70,10 @@ st.subheader(t("release_history"))
 frame = pd.DataFrame(history)
 if not frame.empty:
     table(frame, name="release-history")
-    choice = st.selectbox(t("release"), [r["id"] for r in history if not r["active"]],
-                          format_func=lambda i: next(f"{r['id']} · {r['release']}" for r in history if r["id"] == i))
+    others = [r["id"] for r in history if not r["active"]]
+    choice = others and st.selectbox(t("release"), others, placeholder=t("choose_option"),
+                                     format_func=lambda i: next(f"{r['id']} · {r['release']}" for r in history
+                                                                if r["id"] == i))
     if choice and st.button(t("activate")):
         try:
             client.post(f"/v1/admin/releases/{choice}/activate", key=key)

@@ -10,7 +10,8 @@ st.title(t("api_key"))
 st.markdown(t("key_help"))
 with st.form("signup"):
     email = st.text_input(t("email"))
-    apis = st.multiselect(t("apis"), ["public-procurement", "finance-news"], default=["public-procurement", "finance-news"])
+    apis = st.multiselect(t("apis"), ["public-procurement", "finance-news"], default=["public-procurement", "finance-news"],
+                          placeholder=t("choose_options"))
     submitted = st.form_submit_button(t("request_key"))
 if submitted:
     try:

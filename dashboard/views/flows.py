@@ -17,11 +17,15 @@ if frame.empty:
     st.info(t("no_items"))
     st.stop()
 shown = frame.head(top_n)
+chosen = [t(key).format(name=provinces[value].split(" ", 1)[-1]) for key, value in (("flows_from", buyer),
+                                                                                      ("flows_to", supplier)) if value]
+title = (t("flows_filtered").format(who=" · ".join(chosen), n=len(shown)) if chosen
+         else t("flows_map_title").format(n=len(shown)))
 st.plotly_chart(charts.flow_map_figure(shown, data.province_points(), data.province_paths(),
-                                       title=t("flows_map_title").format(n=len(shown)),
+                                       title=title,
                                        lang=lang(), selected=(buyer, supplier)),
                 width="stretch", config=PLOTLY_CONFIG)
-st.caption(guarded(data.boundaries)["attribution"])
+st.caption(t("boundaries_credit"))
 table(shown[["buyerProvinceName", "supplierProvinceName", "contracts", "amount"]], name="supply-flows",
       columns={"buyerProvinceName": t("buyer_province"), "supplierProvinceName": t("supplier_province"),
                "contracts": t("contracts"), "amount": t("amount")})

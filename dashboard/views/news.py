@@ -6,6 +6,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.formats import local_time
+from dashboard.i18n import news_value, text
 from dashboard.ui import guarded, lang, literal, safe_url, t
 
 st.title(t("news"))
@@ -15,6 +16,15 @@ query = st.query_params  # every filter lives in the URL, so a filtered feed can
 CATEGORIES = ["", "monetary-policy", "macro-data", "regulation", "banking", "capital-markets", "corporate", "earnings",
               "m-and-a", "management", "debt", "fiscal", "trade", "energy", "other"]
 SENTIMENTS = ["", "positive", "negative", "neutral", "mixed"]
+SOURCES = ["fed", "ecb", "sec", "resmi-gazete"]
+EVERY = {"category": "all_categories", "sentiment": "all_sentiments"}  # what the empty choice of each select reads
+
+
+LANGUAGE = lang()  # bound once per run: a widget formats its options again after the run
+
+
+def _value(value: str, every: str) -> str:
+    return text(every, LANGUAGE) if value == "" else news_value(value, LANGUAGE)
 
 
 def _date(name: str):  # noqa: ANN202
@@ -24,20 +34,26 @@ def _date(name: str):  # noqa: ANN202
         return None
 
 
-sources = sidebar.multiselect(t("source"), ["fed", "ecb", "sec", "resmi-gazete"], key="w_sources",
-                              default=[s for s in query.get("source", "").split(",") if s in ("fed", "ecb", "sec", "resmi-gazete")])
+sources = sidebar.multiselect(t("source"), SOURCES, key="w_sources", placeholder=t("choose_options"),
+                              format_func=lambda v: news_value(v, LANGUAGE),
+                              default=[s for s in query.get("source", "").split(",") if s in SOURCES])
 category = sidebar.selectbox(t("category"), CATEGORIES, key="w_category",
+                             format_func=lambda v: _value(v, EVERY["category"]),
                              index=CATEGORIES.index(query.get("category", "")) if query.get("category", "") in CATEGORIES else 0)
-tags = sidebar.text_input(t("tags"), value=query.get("tag", ""), key="w_tags")
-tickers = sidebar.text_input(t("tickers"), value=query.get("ticker", ""), key="w_tickers")
-countries = sidebar.text_input(t("countries"), value=query.get("country", ""), key="w_countries")
+tags = sidebar.text_input(t("tags"), value=query.get("tag", ""), key="w_tags", help=t("tags_help"),
+                          placeholder="inflation, interest-rates")
+tickers = sidebar.text_input(t("tickers"), value=query.get("ticker", ""), key="w_tickers", help=t("tickers_help"),
+                             placeholder="AAPL, MSFT")
+countries = sidebar.text_input(t("countries"), value=query.get("country", ""), key="w_countries",
+                               help=t("countries_help"), placeholder="TR, US")
 importance = sidebar.slider(t("min_importance"), 1, 5, int(query.get("minImportance", "1")) if query.get("minImportance", "1") in "12345" else 1,
                             key="w_importance")
 sentiment = sidebar.selectbox(t("sentiment"), SENTIMENTS, key="w_sentiment",
+                              format_func=lambda v: _value(v, EVERY["sentiment"]),
                               index=SENTIMENTS.index(query.get("sentiment", "")) if query.get("sentiment", "") in SENTIMENTS else 0)
 confident = sidebar.checkbox(t("confident_only"), value=query.get("confident") == "true", key="w_confident")
-since = sidebar.date_input(t("since"), value=_date("since"), key="w_since")
-until = sidebar.date_input(t("until"), value=_date("until"), key="w_until")
+since = sidebar.date_input(t("since"), value=_date("since"), key="w_since", format=t("date_format"))
+until = sidebar.date_input(t("until"), value=_date("until"), key="w_until", format=t("date_format"))
 
 params = (("source", ",".join(sources)), ("category", category), ("tag", tags), ("ticker", tickers),
           ("country", countries), ("minImportance", importance if importance > 1 else None),
@@ -60,8 +76,9 @@ for article in articles:
     with st.container(border=True):
         title, summary = (article["titleTr"], article["summaryTr"]) if lang() == "tr" else (article["titleEn"], article["summaryEn"])
         st.markdown(f"**{literal(title)}**")
-        st.caption(literal(f"{article['sourceName']} · {local_time(article['publishedAt'], lang())} · "
-                           f"{article['category']} · {t('sentiment')}: {article['sentiment']} · "
+        st.caption(literal(f"{news_value(article['source'], lang())} · {local_time(article['publishedAt'], lang())} · "
+                           f"{news_value(article['category'], lang())} · "
+                           f"{t('sentiment')}: {news_value(article['sentiment'], lang())} · "
                            f"{t('importance')}: {'★' * article['importance']}"))
         st.markdown(literal(summary))
         companies = ", ".join(c["name"] + (f" ({c['ticker']})" if c["ticker"] else "") for c in article["companies"])

@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard import data, years
 from dashboard.formats import local_time, number, points, share, short_money
+from dashboard.i18n import dataset_text, news_value
 from dashboard.ui import guarded, lang, link, literal, said, t
 
 # (endpoint, field, label, how the value and its change are written, whether a fall is good news)
@@ -52,14 +53,16 @@ for column, (endpoint, field, label, fmt, change, good) in zip(columns, HEADLINE
 
 st.subheader(t("datasets"))
 for entry in release["datasets"]:
-    # The release's own words (its manifest) are data: shown as text, never as Markdown.
-    st.markdown(f"**{literal(entry['name'])}** · {number(entry['rows'], lang())} {t('rows').lower()}  \n"
-                f"{t('citation')}: {literal(entry['citation'])}")
+    # A synthetic release's citation, written by the generator in English, says only what the badge says;
+    # any other is the release's own words (its manifest): data, shown as text, never as Markdown.
+    citation = t("synthetic_citation") if release["synthetic"] else literal(entry["citation"])
+    st.markdown(f"**{literal(dataset_text(entry['name'], lang()))}** · {number(entry['rows'], lang())} "
+                f"{t('rows').lower()}  \n{t('citation')}: {citation}")
 
 st.subheader(t("latest_news"))
 news = guarded(lambda: data.get("/v1/finance-news/articles", (("minImportance", 4), ("limit", 5))))
 for article in news["items"]:
     title = article["titleTr"] if lang() == "tr" else article["titleEn"]
-    st.markdown(f"- {link(title, article['url'])} · {literal(article['sourceName'])} · "
+    st.markdown(f"- {link(title, article['url'])} · {literal(news_value(article['source'], lang()))} · "
                 f"{local_time(article['publishedAt'], lang(), with_time=False)}")
 st.caption(t("machine_written"))

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard import charts, data
+from dashboard.formats import share
 from dashboard.ui import PLOTLY_CONFIG, choose, guarded, lang, t, table
 
 st.title(t("province_sectors"))
@@ -15,7 +16,14 @@ frame = guarded(lambda: data.items("/v1/public-procurement/province-sectors", pa
 if frame.empty:
     st.info(t("no_items"))
     st.stop()
-top = frame.head(400)
-st.plotly_chart(charts.heatmap_figure(top, value="amount", title=t("amount"), lang=lang()), width="stretch",
+sector = "sectorNameEn" if lang() == "en" else "sectorName"
+cells, covered = charts.top_cells(frame, value="amount", sector=sector)
+provinces_shown, sectors_shown = len(cells.columns), len(cells.index)
+title = t("heatmap_title").format(measure=t("amount"), provinces=provinces_shown, sectors=sectors_shown)
+st.plotly_chart(charts.heatmap_figure(frame, value="amount", title=title, lang=lang()), width="stretch",
                 config=PLOTLY_CONFIG)
+rest_p, rest_s = frame["provinceName"].nunique() - provinces_shown, frame[sector].nunique() - sectors_shown
+if rest_p or rest_s:
+    st.caption(t("heatmap_note").format(provinces=provinces_shown, sectors=sectors_shown, rest_p=rest_p,
+                                        rest_s=rest_s, share=share(covered, lang())))
 table(frame, name="province-sectors")

@@ -15,11 +15,12 @@ from loaders.news import ecb, fed, resmi_gazete, sec
 from loaders.news.documents import Document
 from loaders.news.fetch import DirectoryGetter, FetchError, HttpGetter
 from loaders.news.runs import Run, RunReport, recent
+from loaders.news.sample import SAMPLE_MODEL_PREFIX
 from loaders.news.sec_run import documents_sec
 from loaders.news.summarise import LlmClient, SummaryError, summarise
 from loaders.settings import LoaderSettings
 from store.db import session_scope
-from store.news import article_exists, record_failure, upsert_article
+from store.news import record_failure, stored_models, upsert_article
 from store.reference.news import SOURCES, article_id
 
 log = logging.getLogger("gosterge.loaders.news")
@@ -94,9 +95,10 @@ def make_getter(source: str, settings: LoaderSettings, *, from_dir: Path | None,
 
 def load_news(
     sources: list[str], sessions: sessionmaker[Session], settings: LoaderSettings, *, from_dir: Path | None,
-    since: datetime | None, cache_dir: Path, client: LlmClient | None = None,
+    since: datetime | None, cache_dir: Path, client: LlmClient | None = None, resummarise: str | None = None,
 ) -> dict[str, RunReport]:
-    """Summarise every document not stored yet (failed ones are tried again), with bounded concurrency."""
+    """Summarise every document not stored yet (failed ones are tried again), with bounded concurrency;
+    with `resummarise` "all" the stored ones found again too, with "sample" those the curated sample holds."""
     client = client or LlmClient(settings)
     reports: dict[str, RunReport] = {}
     for source in sources:
@@ -112,24 +114,37 @@ def load_news(
             report.failed.append(f"{source} index: {exc}")
             continue
         run.report_unread(source)
-        todo = []
-        with session_scope(sessions) as session:
-            for document in documents:
-                if article_exists(session, article_id(source, document.url)):
-                    report.already_stored += 1
-                else:
-                    todo.append(document)
+        todo = _to_summarise(source, documents, sessions, report, resummarise)
         with ThreadPoolExecutor(max_workers=max(1, settings.llm_concurrency)) as pool:
             for document, outcome in zip(todo, pool.map(lambda d: _summarise(d, client), todo), strict=True):
                 with session_scope(sessions) as session:
                     if isinstance(outcome, dict):
-                        upsert_article(session, outcome)
-                        report.new += 1
+                        if upsert_article(session, outcome):
+                            report.new += 1
+                        else:
+                            report.summarised_again += 1
                     else:
                         record_failure(session, article_id=article_id(source, document.url), source=source,
                                        url=document.url, reason=outcome, now=datetime.now(UTC))
                         report.failed.append(f"{document.url}: {outcome}")
     return reports
+
+
+def _to_summarise(source: str, documents: list[Document], sessions: sessionmaker[Session], report: RunReport,
+                  resummarise: str | None) -> list[Document]:
+    """The documents to ask the model about: those not stored yet, and the stored ones `resummarise` names."""
+    with session_scope(sessions) as session:
+        models = stored_models(session, [article_id(source, d.url) for d in documents])
+    todo = []
+    for document in documents:
+        model = models.get(article_id(source, document.url))
+        from_sample = model is not None and model.startswith(SAMPLE_MODEL_PREFIX)
+        if model is None or resummarise == "all" or (resummarise == "sample" and from_sample):
+            todo.append(document)
+        else:
+            report.already_stored += 1
+            report.already_from_sample += from_sample
+    return todo
 
 
 def _summarise(document: Document, client: LlmClient) -> dict | str:

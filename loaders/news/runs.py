@@ -20,6 +20,8 @@ class RunReport:
     not_saved: int = 0
     new: int = 0
     already_stored: int = 0
+    already_from_sample: int = 0  # of those already stored, the curated sample's, not a model's
+    summarised_again: int = 0
     failed: list[str] = field(default_factory=list)
     # Documents read and deliberately not summarised, each with the rule that leaves it out.
     left_out: list[str] = field(default_factory=list)
@@ -27,8 +29,11 @@ class RunReport:
     def line(self, source: str) -> str:
         saved = f", {self.not_saved} not in the saved folder" if self.not_saved else ""
         left = f", {len(self.left_out)} left out ({'; '.join(self.left_out)})" if self.left_out else ""
-        return (f"{source}: {self.documents} documents{saved}{left}, {self.new} new articles, {self.already_stored} "
-                f"already stored, {len(self.failed)} failed")
+        again = f", {self.summarised_again} summarised again" if self.summarised_again else ""
+        sample = (f" ({self.already_from_sample} of them the curated sample's: --resummarise sample summarises them "
+                  f"with the model)") if self.already_from_sample else ""
+        return (f"{source}: {self.documents} documents{saved}{left}, {self.new} new articles{again}, "
+                f"{self.already_stored} already stored{sample}, {len(self.failed)} failed")
 
 
 @dataclass

@@ -14,6 +14,8 @@ from loaders.news.summarise import build_article, check_answer
 from store.db import session_scope
 from store.news import upsert_article
 
+# The start of every sample article's `model`: what tells the sample's summaries from a model's.
+SAMPLE_MODEL_PREFIX = "curated-sample"
 # When the sample's texts were written: a fixed time keeps the sample's answers and ETags stable.
 SAMPLE_WRITTEN_AT = datetime(2026, 11, 22, tzinfo=UTC)
 

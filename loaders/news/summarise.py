@@ -41,15 +41,51 @@ class SummaryError(Exception):
     """No acceptable summary after every attempt; the reason is recorded as a failure."""
 
 
+class ModelServerError(SummaryError):
+    """The model server cannot be used at all: the run stops before its first document."""
+
+
+# Where a person is sent when no model can be reached (README sections and the model-free command).
+MODEL_HINT = ('see "A local model server" in the README for one on this machine, or store the curated sample '
+              'feed without a model: gosterge load news --sample')
+CHECK_TIMEOUT_SECONDS = 10.0
+
+
 class LlmClient:
     """A chat-completions client with a time limit and retries with backoff (Retry-After honoured)."""
 
     def __init__(self, settings: LoaderSettings, *, session: requests.Session | None = None, sleep=time.sleep):  # noqa: ANN001
         if not settings.llm_base_url:
-            raise SummaryError("GOSTERGE_LLM_BASE_URL is not set")
+            raise ModelServerError(f"no model server is configured: set GOSTERGE_LLM_BASE_URL to an OpenAI-compatible "
+                                   f"address such as http://127.0.0.1:11434/v1; {MODEL_HINT}")
         self.settings = settings
         self.http = session or requests.Session()
         self.sleep = sleep
+
+    def check(self) -> None:
+        """Ask the server for its models once (GET /models, which every OpenAI-compatible server has);
+        ModelServerError, in one sentence saying what is wrong and how to fix it, when it cannot serve."""
+        base = self.settings.llm_base_url.rstrip("/")
+        headers = {"Authorization": f"Bearer {self.settings.llm_api_key}"} if self.settings.llm_api_key else {}
+        try:
+            response = self.http.get(f"{base}/models", headers=headers,
+                                     timeout=min(CHECK_TIMEOUT_SECONDS, self.settings.llm_timeout_seconds))
+        except requests.Timeout:
+            raise ModelServerError(f"the model server at {base} (GOSTERGE_LLM_BASE_URL) did not answer within "
+                                   f"{min(CHECK_TIMEOUT_SECONDS, self.settings.llm_timeout_seconds):g} s: "
+                                   f"check that it is running; {MODEL_HINT}") from None
+        except requests.RequestException:
+            raise ModelServerError(f"nothing answers at {base} (GOSTERGE_LLM_BASE_URL): start the model server or "
+                                   f"correct the address; {MODEL_HINT}") from None
+        if response.status_code in (401, 403):
+            raise ModelServerError(f"the model server at {base} refused the key (HTTP {response.status_code}): set "
+                                   f"GOSTERGE_LLM_API_KEY to a key it accepts")
+        if response.status_code == 404:
+            raise ModelServerError(f"{base} is not the address of an OpenAI-compatible API (GET {base}/models: HTTP "
+                                   f"404): GOSTERGE_LLM_BASE_URL usually ends in /v1")
+        if response.status_code >= 500:
+            raise ModelServerError(f"the model server at {base} fails (HTTP {response.status_code} to GET {base}/models): "
+                                   f"see its own log")
 
     def complete(self, messages: list[dict[str, str]]) -> str:
         url = self.settings.llm_base_url.rstrip("/") + "/chat/completions"
@@ -63,7 +99,7 @@ class LlmClient:
             try:
                 response = self.http.post(url, json=body, headers=headers, timeout=self.settings.llm_timeout_seconds)
             except requests.RequestException as exc:
-                last = f"{type(exc).__name__}: {exc}"
+                last = self._unreachable(exc)
                 self.sleep(self._backoff(attempt, None))
                 continue
             if response.status_code == 200:
@@ -77,6 +113,14 @@ class LlmClient:
                 raise SummaryError(f"the model server refused the request: HTTP {response.status_code}")
             self.sleep(self._backoff(attempt, response.headers.get("Retry-After")))
         raise SummaryError(f"the model server failed {self.settings.llm_attempts} times; last: {last}")
+
+    def _unreachable(self, exc: requests.RequestException) -> str:
+        """What went wrong in a sentence a person can act on (urllib3's own text names pools and retries)."""
+        if isinstance(exc, requests.Timeout):
+            return f"no answer from {self.settings.llm_base_url} within {self.settings.llm_timeout_seconds:g} s"
+        if isinstance(exc, requests.ConnectionError):
+            return f"could not connect to {self.settings.llm_base_url}"
+        return f"the request to {self.settings.llm_base_url} failed ({type(exc).__name__})"
 
     @staticmethod
     def _backoff(attempt: int, retry_after: str | None) -> float:
