@@ -27,6 +27,7 @@ st.caption(f"{t('release')}: {release['release']} · {t('loaded_at')}: {local_ti
 st.subheader(t("headline_figures"))
 periods = [str(y) for y in range(2019, int(release.get("latestYear") or 2019) + 1)]
 columns = [c for _ in range(0, len(HEADLINES), ROW) for c in st.columns(ROW)]
+partial_years_shown: set[str] = set()
 for column, (endpoint, field, label, fmt, change, good) in zip(columns, HEADLINES, strict=False):
     frame = guarded(lambda endpoint=endpoint: data.index(endpoint, "overall"))
     span = years.complete_span(release, endpoint)
@@ -40,7 +41,8 @@ for column, (endpoint, field, label, fmt, change, good) in zip(columns, HEADLINE
         continue
     before = str(int(figure.year) - 1)
     if figure.partial:
-        note = t("headline_partial").format(year=figure.year)
+        partial_years_shown.add(figure.year)
+        note = t("partial")
     else:
         note = (t("vs_year").format(year=before) if figure.delta is not None
                 else t("no_comparison_partial" if not years.is_complete(before, span) else "no_comparison_missing")
@@ -48,8 +50,12 @@ for column, (endpoint, field, label, fmt, change, good) in zip(columns, HEADLINE
     shown_year = t("year_partial_option").format(year=figure.year) if figure.partial else figure.year
     column.metric(f"{t(label)} · {shown_year}", fmt(figure.value, lang()),
                   change(figure.delta, lang()) if figure.delta is not None else None, delta_color=good,
-                  help=f"{t('headline_help').format(year=figure.year, partial=partial)} {note}")
+                  help=t("headline_partial").format(year=figure.year) if figure.partial
+                  else f"{t('headline_help').format(year=figure.year, partial=partial)} {note}")
     column.caption(note)
+for year in sorted(partial_years_shown):
+    # Said once for every card that had to fall back on a partial year.
+    st.info(t("headline_partial").format(year=year))
 
 st.subheader(t("datasets"))
 for entry in release["datasets"]:
