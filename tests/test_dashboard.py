@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from loaders.news.sample import load_sample
-from tests.helpers import LiveServer
+from tests.helpers import ROOT, LiveServer
 
-APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+APP = str(ROOT / "dashboard" / "app.py")
 PAGES = ["views/overview.py", "views/competition.py", "views/direct.py", "views/localization.py",
          "views/province_sectors.py", "views/flows.py", "views/rankings.py", "views/news.py", "views/api_key.py",
          "views/admin.py"]

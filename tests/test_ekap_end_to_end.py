@@ -14,10 +14,10 @@ import pytest
 from loaders.ekap.importer import import_ekap
 from tests import reference_stats
 from tests.conftest import SHARED
-from tests.helpers import walk_pages
+from tests.helpers import FIXTURES, walk_pages
 from tests.test_procurement_statistics import INDEX_DIMENSIONS, close
 
-OWN = Path(__file__).parent / "fixtures" / "ekap"
+OWN = FIXTURES / "ekap"
 EKAP = SHARED / "fixtures" / "ekap"
 @pytest.fixture
 def imported(tmp_path) -> Path:
