@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 
 from api import create_app
 from loaders.procurement.load import load_release
@@ -25,6 +25,11 @@ PG_URL = os.environ.get("GOSTERGE_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("GOSTERGE_TEST_REDIS_URL")
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+
+
+def _worker_index() -> int:
+    """0 outside pytest-xdist; n for its worker gw<n>, so that workers keep out of each other's way."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
 
 
 def _schema_url(schema: str) -> str:
@@ -113,14 +118,22 @@ def database_url(request, tmp_path: Path) -> Iterator[str]:
     _drop_schema(admin, schema)
 
 
+def _redis_url() -> str:
+    """GOSTERGE_TEST_REDIS_URL's database for xdist's first worker, the one below it for the next, and
+    so on: each worker empties its own database before each test without touching another's counts."""
+    url = make_url(REDIS_URL)
+    return url.set(database=str((int(url.database or 0) - _worker_index()) % 16)).render_as_string(hide_password=False)
+
+
 @pytest.fixture
 def limiter_storage() -> str:
     if not REDIS_URL:
         return "memory://"
     import redis
 
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    return REDIS_URL
+    url = _redis_url()
+    redis.Redis.from_url(url).flushdb()
+    return url
 
 
 @pytest.fixture
