@@ -19,8 +19,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/gosterge demo --api-port $(API_PORT) --dashboard-port $(DASHBOARD_PORT)
 
+# One pytest-xdist worker per core; each has its own databases and Redis database (tests/conftest.py).
 test: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

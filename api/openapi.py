@@ -18,7 +18,7 @@ API_VERSION = "1.0.0"
 # (`gosterge_api_client`) rather than deriving one from the title.
 TITLE = "Gösterge API"
 
-# Every tag an operation names, with what it groups (tests/test_openapi.py checks that none is missing).
+# Every tag an operation names, with what it groups (tests/api/test_openapi.py checks that none is missing).
 TAGS = {
     "Public procurement": "Statistics computed from the weekly release of the national e-procurement platform "
                           "(EKAP): competition, concentration, direct procurement, local suppliers, volumes by "

@@ -1,6 +1,6 @@
 """JSON Schemas of every response body, referenced from the OpenAPI document. Each property carries
 its description here, with its unit and its definition from procurement-statistics.md and the
-finance-news document: the one place a field is explained (tests/test_openapi.py requires one)."""
+finance-news document: the one place a field is explained (tests/api/test_openapi.py requires one)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/database_restart.py        # as root, on a machine whose PostgreSQL may stop
 
 It stops the machine's own cluster with pg_ctlcluster, so it is run by hand, never in CI (the suite's
-tests/test_faults.py does the same through a proxy). gunicorn with 2 workers on PostgreSQL + Redis,
+tests/api/test_faults.py does the same through a proxy). gunicorn with 2 workers on PostgreSQL + Redis,
 four client threads on paid and free endpoints. Every answer in the gap must be a 502/504 problem,
 none may take longer than 8 s, and answers must be 200 again within 5 s of the server's return.
 """

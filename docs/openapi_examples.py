@@ -4,7 +4,7 @@ It loads the synthetic demo release and the news sample into a throwaway databas
 --load-only` does), calls every operation the document lists (and so every one added later) with a
 demo key, provokes each documented problem, and writes the answers to api/data/openapi-examples.json,
 which api/examples.py places in the document. Run it again after adding or changing an operation;
-tests/test_openapi.py fails while an operation has no example or an example no longer fits its schema.
+tests/api/test_openapi.py fails while an operation has no example or an example no longer fits its schema.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The kinds of stored statistics items and what their keys mean: the one place that names the
 stored columns `key1`–`key3`. The loader writes every item through `ItemKind.row`, the API filters
-through `ItemKind.filters`, and tests/test_items.py checks each named key against the kind's item
+through `ItemKind.filters`, and tests/store/test_items.py checks each named key against the kind's item
 schema and against the items a release really stores, so renaming a key or adding a kind is one
 change here."""
 

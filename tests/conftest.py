@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -11,10 +12,11 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Engine, make_url
 
 from api import create_app
 from loaders.procurement.load import load_release
-from store.db import session_scope
+from store.db import Base, create_store_engine, make_session_factory, session_scope
 from store.keys import create_key
 from store.schema import upgrade
 from tests.helpers import PROBLEM_BASE
@@ -25,21 +27,102 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
-    """A database of its own for each test: a SQLite file, or a fresh PostgreSQL schema."""
-    if not PG_URL:
-        yield f"sqlite:///{tmp_path / 'test.db'}"
-        return
+def _worker_index() -> int:
+    """0 outside pytest-xdist; n for its worker gw<n>, so that workers keep out of each other's way."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
+
+
+def _schema_url(schema: str) -> str:
+    separator = "&" if "?" in PG_URL else "?"
+    return f"{PG_URL}{separator}options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(scope="session")
+def pg_admin() -> Iterator[Engine]:
+    """A connection to GOSTERGE_TEST_DATABASE_URL that creates and drops the tests' schemas."""
+    engine = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    yield engine
+    engine.dispose()
+
+
+def _create_schema(admin: Engine) -> str:
     schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{separator}options=-csearch_path%3D{schema}"
+    return schema
+
+
+def _drop_schema(admin: Engine, schema: str) -> None:
     with admin.connect() as conn:
         conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def loaded_template(request, tmp_path_factory, demo_release) -> Iterator[str]:
+    """The demo release loaded once per session (per xdist worker) into a database that each test of
+    `loaded_database` starts from a copy of: the path of a SQLite file, or a PostgreSQL schema's name."""
+    if PG_URL:
+        admin = request.getfixturevalue("pg_admin")
+        schema = _create_schema(admin)
+        url = _schema_url(schema)
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('template') / 'loaded.db'}"
+    engine = create_store_engine(url)
+    upgrade(engine)
+    load_release(demo_release, make_session_factory(engine))
+    engine.dispose()  # SQLite: the last connection to close folds the WAL into the file
+    yield schema if PG_URL else url.removeprefix("sqlite:///")
+    if PG_URL:
+        _drop_schema(admin, schema)
+
+
+def _copy_schema(admin: Engine, template: str, schema: str) -> None:
+    """Fill `schema` with the rows of `template`: upgraded first, so that it has tables, constraints and
+    sequences of its own, each sequence then moved on past the ids copied."""
+    engine = create_store_engine(_schema_url(schema))
+    upgrade(engine)
+    engine.dispose()
+    tables = Base.metadata.sorted_tables
+    with admin.begin() as conn:
+        for table in reversed(tables):
+            conn.execute(text(f"DELETE FROM {schema}.{table.name}"))
+        for table in tables:
+            columns = ", ".join(f'"{c.name}"' for c in table.columns)
+            conn.execute(text(f"INSERT INTO {schema}.{table.name} ({columns}) "
+                              f"SELECT {columns} FROM {template}.{table.name}"))
+            for column in table.primary_key.columns:
+                sequence = conn.execute(text("SELECT pg_get_serial_sequence(:table, :column)"),
+                                        {"table": f"{schema}.{table.name}", "column": column.name}).scalar()
+                if sequence:
+                    conn.execute(text(f"SELECT setval(:sequence, COALESCE((SELECT max(\"{column.name}\") "
+                                      f"FROM {schema}.{table.name}), 0) + 1, false)"), {"sequence": sequence})
+
+
+@pytest.fixture
+def database_url(request, tmp_path: Path) -> Iterator[str]:
+    """A database of its own for each test: a SQLite file, or a fresh PostgreSQL schema. A test that
+    uses `loaded_database` (or `loaded_app`) gets a copy of the session's loaded template instead."""
+    loaded = "loaded_database" in request.fixturenames
+    template = request.getfixturevalue("loaded_template") if loaded else None
+    if not PG_URL:
+        path = tmp_path / "test.db"
+        if template:
+            shutil.copyfile(template, path)
+        yield f"sqlite:///{path}"
+        return
+    admin = request.getfixturevalue("pg_admin")
+    schema = _create_schema(admin)
+    if template:
+        _copy_schema(admin, template, schema)
+    yield _schema_url(schema)
+    _drop_schema(admin, schema)
+
+
+def _redis_url() -> str:
+    """GOSTERGE_TEST_REDIS_URL's database for xdist's first worker, the one below it for the next, and
+    so on: each worker empties its own database before each test without touching another's counts."""
+    url = make_url(REDIS_URL)
+    return url.set(database=str((int(url.database or 0) - _worker_index()) % 16)).render_as_string(hide_password=False)
 
 
 @pytest.fixture
@@ -48,8 +131,9 @@ def limiter_storage() -> str:
         return "memory://"
     import redis
 
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    return REDIS_URL
+    url = _redis_url()
+    redis.Redis.from_url(url).flushdb()
+    return url
 
 
 @pytest.fixture
@@ -110,8 +194,14 @@ def demo_release(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def loaded_app(app, demo_release):
-    load_release(demo_release, app.extensions["gosterge.sessions"])
+def loaded_database(database_url: str) -> str:
+    """`database_url`, holding the demo release, active: beside `make_app` for an app configured otherwise."""
+    return database_url
+
+
+@pytest.fixture
+def loaded_app(app, loaded_database):
+    """The app on a database holding the demo release, active."""
     return app
 
 

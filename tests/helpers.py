@@ -22,6 +22,8 @@ from loaders.procurement.release import COLUMNS
 
 PROBLEM_BASE = "https://problems.test"
 ROOT = Path(__file__).resolve().parents[1]
+# The project's own documents the tests read, beside this file wherever the test files themselves are.
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def assert_problem(response, status: int, slug: str) -> dict[str, Any]:  # noqa: ANN001

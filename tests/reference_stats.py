@@ -32,18 +32,35 @@ def read_release(path: Path) -> dict[str, pd.DataFrame]:
     dp = dp.merge(au[["authority_id", "province", "authority_type"]], on="authority_id")
     dp["year"] = dp["purchase_date"].str[:4]
     dp["amount"] = dp["amount"].astype(float)
-    return {"au": au, "co": co, "te": te, "aw": aw, "dp": dp}
+    # Each tender's awarded total and number of awarded lots, over every award: read once, not per item.
+    sums = aw.groupby("tender_id").agg(total=("value", "sum"), n=("value", "size"))
+    return {"au": au, "co": co, "te": te, "aw": aw, "dp": dp, "sums": sums}
 
 
 COLUMN = {"province": "province", "sector": "sector", "procedure": "procedure", "authority-type": "authority_type"}
 
 
-def subset(frame: pd.DataFrame, dimension: str, subject: str | None, period: str) -> pd.DataFrame:
-    if dimension != "overall":
-        frame = frame[frame[COLUMN[dimension]].astype(str) == str(subject)]
-    if period != "all":
-        frame = frame[frame["year"] == period]
-    return frame
+def subset(d: dict, name: str, dimension: str, subject: str | None, period: str) -> pd.DataFrame:
+    """The rows of d[name] for one subject (its column read as text) and one year, or every year.
+
+    The frame is split once per dimension, every subject and year at a time, and the parts kept in
+    `d`: the index test asks for thousands of subsets of the same few frames."""
+    frame = d[name]
+    parts = d.setdefault("parts", {})
+    if (name, dimension) not in parts:
+        keys = [frame[COLUMN[dimension]].astype(str)] if dimension != "overall" else []
+        split: dict = {}
+        for key, rows in frame.groupby([*keys, frame["year"]], sort=False).indices.items():
+            split[key if keys else (key[0] if isinstance(key, tuple) else key)] = rows
+        if keys:
+            for key, rows in frame.groupby(keys[0], sort=False).indices.items():
+                split[(key, "all")] = rows
+        parts[(name, dimension)] = split
+    split = parts[(name, dimension)]
+    key = period if dimension == "overall" else (str(subject), period)
+    if dimension == "overall" and period == "all":
+        return frame
+    return frame.iloc[split.get(key, [])]
 
 
 def none_if_nan(x):  # noqa: ANN001
@@ -51,11 +68,10 @@ def none_if_nan(x):  # noqa: ANN001
 
 
 def competition(d, dimension, subject, period):  # noqa: ANN001
-    te, aw = subset(d["te"], dimension, subject, period), subset(d["aw"], dimension, subject, period)
+    te, aw = subset(d, "te", dimension, subject, period), subset(d, "aw", dimension, subject, period)
     known = aw[aw["bids"].notna()]
     known1 = known[known["lots"] == 1]
-    sums = d["aw"].groupby("tender_id").agg(total=("value", "sum"), n=("value", "size"))
-    t = te.merge(sums, left_on="tender_id", right_index=True, how="left")
+    t = te.merge(d["sums"], left_on="tender_id", right_index=True, how="left")
     t = t[(t["est"] > 0) & (t["n"] == t["lots"])]
     return {
         "tenders": len(te),
@@ -68,7 +84,7 @@ def competition(d, dimension, subject, period):  # noqa: ANN001
 
 
 def concentration(d, dimension, subject, period):  # noqa: ANN001
-    aw = subset(d["aw"], dimension, subject, period)
+    aw = subset(d, "aw", dimension, subject, period)
     if not len(aw):
         return {"contracts": 0, "firms": 0, "cr1": None, "cr4": None, "cr10": None, "hhi": None}
     v = aw.groupby("contractor_id")["value"].sum().sort_values(ascending=False).to_numpy()
@@ -78,7 +94,7 @@ def concentration(d, dimension, subject, period):  # noqa: ANN001
 
 
 def direct(d, dimension, subject, period):  # noqa: ANN001
-    a = subset(d["dp"], dimension, subject, period)["amount"].to_numpy()
+    a = subset(d, "dp", dimension, subject, period)["amount"].to_numpy()
     if not len(a):
         return {"purchases": 0, **dict.fromkeys(["median", "mean", "total", "p95", "p99", "max", "largestShare"])}
     return {"purchases": len(a), "median": np.quantile(a, 0.5), "mean": a.mean(), "total": a.sum(),
@@ -86,7 +102,7 @@ def direct(d, dimension, subject, period):  # noqa: ANN001
 
 
 def localization(d, dimension, subject, period):  # noqa: ANN001
-    aw = subset(d["aw"], dimension, subject, period)
+    aw = subset(d, "aw", dimension, subject, period)
     aw = aw[aw["cprov"].notna()]
     if not len(aw):
         return {"contracts": 0, "localShareCount": None, "localShareValue": None}

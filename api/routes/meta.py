@@ -57,7 +57,7 @@ def docs_page() -> Response:
 def redoc_script() -> bytes:
     script = (REDOC_DIR / REDOC_SCRIPT).read_bytes()
     if REMOTE_LOGO not in script:
-        raise RuntimeError(f"{REDOC_SCRIPT} changed: check which addresses it loads (tests/test_docs_page.py)")
+        raise RuntimeError(f"{REDOC_SCRIPT} changed: check which addresses it loads (tests/api/test_docs_page.py)")
     return script.replace(REMOTE_LOGO, EMPTY_IMAGE)
 
 

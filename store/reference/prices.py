@@ -4,7 +4,7 @@ Source: TÜİK (Turkish Statistical Institute), Consumer Price Index (2003=100),
 of each year as published in TÜİK's monthly CPI bulletin (Tüketici Fiyat Endeksi, Aralık; table
 "Tüketici fiyat endeksi ve değişim oranları"); the same series is TP.FG.J0 in the central bank's
 EVDS. `december_change_percent` is TÜİK's published change on the December before, kept beside
-the index so that the file checks itself (tests/test_prices.py).
+the index so that the file checks itself (tests/store/test_prices.py).
 
 The December index is the price level at the end of each year: an amount of year Y is expressed in
 the prices of the end of base year B as amount × CPI(B) / CPI(Y). Years the file does not cover

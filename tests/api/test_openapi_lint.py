@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 SPECTRAL = "@stoplight/spectral-cli@6.16.3"
 REDOCLY = "@redocly/cli@2.77.0"
 NPX = shutil.which("npx")

@@ -22,9 +22,10 @@ from loaders.ekap.places import province_from_address
 from loaders.ekap.values import amount_fits, parse_amount, parse_count, parse_date
 from loaders.procurement.validate import DECIMAL
 from tests.conftest import SHARED
+from tests.helpers import FIXTURES
 
 EKAP = SHARED / "fixtures" / "ekap"
-OWN = Path(__file__).parent / "fixtures" / "ekap"
+OWN = FIXTURES / "ekap"
 
 # file -> (İKN, tender date, procedure, estimate, valid bids, contract value, contractor, address province)
 NOTICES = {

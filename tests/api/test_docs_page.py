@@ -49,6 +49,7 @@ def test_docs_script_is_served_from_the_package_and_cached(client):
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 def test_docs_page_renders_every_operation_in_chromium_offline(app):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import sync_playwright
 
     document = app.test_client().get("/v1/openapi.json").get_json()
@@ -74,6 +75,12 @@ def test_docs_page_renders_every_operation_in_chromium_offline(app):
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(f"{server.url}/v1/docs")
             page.wait_for_selector('[data-section-id^="operation/"]', timeout=60_000)
+            # Redoc may render the operations over several frames: wait for them all, then count.
+            try:
+                page.wait_for_function(f"document.querySelectorAll('[data-section-id^=\"operation/\"]').length"
+                                       f" >= {operations}", timeout=60_000)
+            except PlaywrightTimeoutError:
+                pass
             rendered = page.locator('[data-section-id^="operation/"]').count()
             assert page.get_by_text("One article by its identifier").count() > 0
             assert page.title() == "Gösterge API"

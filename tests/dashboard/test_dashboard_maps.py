@@ -4,13 +4,13 @@ boundaries on plain axes (no geo subplot, nothing fetched), flows between provin
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pandas as pd
 
 from dashboard import charts
+from tests.helpers import ROOT
 
-BOUNDARIES = Path(__file__).resolve().parents[1] / "store" / "reference" / "data" / "tr-provinces.geojson"
+BOUNDARIES = ROOT / "store" / "reference" / "data" / "tr-provinces.geojson"
 
 
 def test_line_chart_marks_partial_years_in_the_legend_and_dashed():

@@ -11,12 +11,9 @@ from store.keys import get_key
 from tests.helpers import LiveServer
 
 
-def test_fifty_concurrent_calls_on_ten_credits(make_app, make_key, demo_release):
-    from loaders.procurement.load import load_release
-
+def test_fifty_concurrent_calls_on_ten_credits(make_app, make_key, loaded_database):
     # A small pool makes any request that needs two connections at once starve the others.
     loaded_app = make_app(DB_POOL_SIZE=2)
-    load_release(demo_release, loaded_app.extensions["gosterge.sessions"])
     key = make_key(credits=10, target_app=loaded_app)
     with LiveServer(loaded_app) as server, ThreadPoolExecutor(max_workers=25) as pool:
         def call(_):  # noqa: ANN001

@@ -40,9 +40,8 @@ def test_ready_is_503_when_the_store_does_not_answer(loaded_app):
     assert "store" in body["detail"]
 
 
-def test_health_and_ready_are_not_rate_limited(make_app, demo_release):
+def test_health_and_ready_are_not_rate_limited(make_app, loaded_database):
     app = make_app(DEFAULT_RATE="2/minute")
-    load_release(demo_release, app.extensions["gosterge.sessions"])
     client = app.test_client()
     for _ in range(5):
         assert client.get("/v1/health").status_code == 200

@@ -12,8 +12,8 @@ import pytest
 from api.paging import MAC_BYTES
 from store.db import session_scope
 from store.keys import find_key
+from tests.api.test_news_api import news  # noqa: F401  (fixture)
 from tests.helpers import assert_problem, error_parameters
-from tests.test_news_api import news  # noqa: F401  (fixture)
 
 BASE = "/v1/public-procurement"
 PAID = f"{BASE}/competition-indices"
@@ -190,11 +190,8 @@ def test_star_304s_count_against_the_rate_limit(loaded_app, make_key):
     assert_problem(client.get(PAID, headers={**bearer(key), "If-None-Match": "*"}), 429, "rate_limited")
 
 
-def test_304s_that_read_the_store_count_against_the_rate_limit(make_app, make_key, demo_release):
-    from loaders.procurement.load import load_release
-
+def test_304s_that_read_the_store_count_against_the_rate_limit(make_app, make_key, loaded_database):
     app = make_app(ANSWER_CACHE_BYTES=0)
-    load_release(demo_release, app.extensions["gosterge.sessions"])
     client = app.test_client()
     key = make_key(rate="2/minute", target_app=app)
     etag = client.get(PAID, headers=bearer(key)).headers["ETag"]

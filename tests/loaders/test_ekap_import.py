@@ -19,8 +19,9 @@ from loaders.ekap.importer import ImportRefusedError, import_ekap, release_week
 from loaders.ekap.inputs import InputError
 from loaders.procurement.release import COLUMNS
 from tests.conftest import SHARED
+from tests.helpers import FIXTURES
 
-OWN = Path(__file__).parent / "fixtures" / "ekap"
+OWN = FIXTURES / "ekap"
 EKAP = SHARED / "fixtures" / "ekap"
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 

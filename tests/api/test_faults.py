@@ -81,7 +81,7 @@ def test_database_stopping_under_load_gives_502_then_recovers(loaded_app, make_k
 @pytest.mark.skipif(not REDIS_URL, reason="needs GOSTERGE_TEST_REDIS_URL (Redis)")
 def test_redis_stopping_falls_back_to_per_process_limits(loaded_app, make_key, database_url, limiter_storage,
                                                          tmp_path):
-    redis_url = make_url(REDIS_URL)
+    redis_url = make_url(limiter_storage)  # this worker's database (conftest.py)
     proxy = TcpProxy(redis_url.host or "127.0.0.1", redis_url.port or 6379)
     proxy.start()
     storage = f"redis://127.0.0.1:{proxy.port}/{redis_url.database or 0}"

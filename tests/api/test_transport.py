@@ -35,11 +35,8 @@ def test_link_header_gives_the_full_next_url(loaded_app, auth):
     assert last.get_json()["next_cursor"] is None and "Link" not in last.headers
 
 
-def test_link_header_leaves_the_key_out_and_uses_a_configured_base(make_app, make_key, demo_release):
-    from loaders.procurement.load import load_release
-
+def test_link_header_leaves_the_key_out_and_uses_a_configured_base(make_app, make_key, loaded_database):
     app = make_app(PUBLIC_BASE_URL="https://gosterge.example")
-    load_release(demo_release, app.extensions["gosterge.sessions"])
     key = make_key(target_app=app)
     response = app.test_client().get(f"{PAGE}&apikey={key}")
     link = next_link(response)

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from loaders.news.sample import load_sample
-from tests.helpers import LiveServer
+from tests.helpers import ROOT, LiveServer
 
-APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+APP = str(ROOT / "dashboard" / "app.py")
 PAGES = ["views/overview.py", "views/competition.py", "views/direct.py", "views/localization.py",
          "views/province_sectors.py", "views/flows.py", "views/rankings.py", "views/news.py", "views/api_key.py",
          "views/admin.py"]
@@ -279,7 +277,7 @@ def recent_only(app, make_key, tmp_path, monkeypatch):
     years (2019-2024) and no direct purchases."""
     from loaders.procurement.load import load_release
     from tests.helpers import write_release
-    from tests.test_procurement_statistics import TABLES
+    from tests.loaders.test_procurement_statistics import TABLES
 
     shifted = {name: [dict(row) for row in rows] for name, rows in TABLES.items() if name != "direct_purchases.csv"}
     for row in shifted["tenders.csv"]:

@@ -19,8 +19,9 @@ from loaders.news.sec import (
     parse_submission_text,
     primary_text,
 )
+from tests.helpers import FIXTURES
 
-OWN = Path(__file__).parent / "fixtures"
+OWN = FIXTURES
 
 
 def read(shared_sources: Path, name: str) -> bytes:

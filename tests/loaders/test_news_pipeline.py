@@ -12,6 +12,7 @@ from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
 
 from store.models import Article, SummaryFailure
+from tests.helpers import FIXTURES
 from tests.llm_server import ScriptedLlm, completion
 
 PLAIN = {
@@ -214,7 +215,7 @@ def reported(stderr: str, name: str) -> str:
 def test_saved_sec_file_no_rule_reads_is_reported_by_name(tmp_path, shared_sources, database_url):
     sec = saved_folder(tmp_path, shared_sources, "sec", ["getcurrent_atom_2025-12-12_start3500.xml",
                        "company_tickers_2024-05.json", "bke-20241122_8-K_ex99.1_document-block.txt"])
-    shutil.copy(Path(__file__).parent / "fixtures" / "sec_8k_cover_page_only.htm", sec)
+    shutil.copy(FIXTURES / "sec_8k_cover_page_only.htm", sec)
     submission = (shared_sources / "sec" / "0001213900-25-032135.txt").read_text()
     (sec / "0001213900-25-099999.txt").write_text(submission.replace("SUBMISSION TYPE:\t8-K", "SUBMISSION TYPE:\t10-Q"))
     (sec / "notes.pdf").write_bytes(b"%PDF-1.4")

@@ -70,9 +70,8 @@ def test_every_key_pays_for_a_remembered_answer(loaded_app, make_key):
         assert [find_key(session, key).credits for key in keys] == [8, 8, 8]
 
 
-def test_the_cache_can_be_turned_off(make_app, demo_release, make_key):
+def test_the_cache_can_be_turned_off(make_app, loaded_database, make_key):
     app = make_app(ANSWER_CACHE_BYTES=0)
-    load_release(demo_release, app.extensions["gosterge.sessions"])
     key = make_key(target_app=app)
     assert "gosterge.answers" not in app.extensions
     assert app.test_client().get(INDEX, headers=bearer(key)).status_code == 200
