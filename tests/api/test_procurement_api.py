@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import assert_problem, error_parameters, walk_pages
-from tests.test_procurement_statistics import fetch_all
+from tests.loaders.test_procurement_statistics import fetch_all
 
 BASE = "/v1/public-procurement"
 

@@ -12,8 +12,8 @@ import pytest
 from api.paging import MAC_BYTES
 from store.db import session_scope
 from store.keys import find_key
+from tests.api.test_news_api import news  # noqa: F401  (fixture)
 from tests.helpers import assert_problem, error_parameters
-from tests.test_news_api import news  # noqa: F401  (fixture)
 
 BASE = "/v1/public-procurement"
 PAID = f"{BASE}/competition-indices"

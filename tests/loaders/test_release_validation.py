@@ -11,7 +11,7 @@ import pytest
 from loaders.procurement.load import load_release
 from loaders.procurement.release import ReleaseRejectedError
 from tests.helpers import write_release
-from tests.test_procurement_statistics import TABLES
+from tests.loaders.test_procurement_statistics import TABLES
 
 
 def broken(change) -> dict:  # noqa: ANN001

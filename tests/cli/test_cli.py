@@ -51,7 +51,7 @@ def test_generate_load_list_and_activate_releases(database_url, tmp_path):
 
 def test_rejected_release_exits_non_zero_with_located_problems(database_url, tmp_path):
     from tests.helpers import write_release
-    from tests.test_procurement_statistics import TABLES
+    from tests.loaders.test_procurement_statistics import TABLES
 
     bad = {**TABLES, "tenders.csv": [{**TABLES["tenders.csv"][0], "lots": "x"}, *TABLES["tenders.csv"][1:]]}
     path = write_release(tmp_path / "bad", bad)

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from loaders.procurement.load import load_release
 from tests.helpers import write_release
-from tests.test_procurement_statistics import TABLES
+from tests.loaders.test_procurement_statistics import TABLES
 
 # Every field of a statistics item that is an amount in TRY (procurement-statistics.md).
 MONEY_FIELDS = {"amount", "localAmount", "otherAmount", "median", "mean", "total", "p95", "p99", "max"}

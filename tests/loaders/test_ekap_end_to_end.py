@@ -15,7 +15,7 @@ from loaders.ekap.importer import import_ekap
 from tests import reference_stats
 from tests.conftest import SHARED
 from tests.helpers import FIXTURES, walk_pages
-from tests.test_procurement_statistics import INDEX_DIMENSIONS, close
+from tests.loaders.test_procurement_statistics import INDEX_DIMENSIONS, close
 
 OWN = FIXTURES / "ekap"
 EKAP = SHARED / "fixtures" / "ekap"
@@ -67,7 +67,7 @@ def test_ekap_release_has_no_direct_purchases_and_says_so(app, auth, imported):
 
 
 def test_ekap_release_is_accepted_by_the_admin_upload(client, make_key, imported):
-    from tests.test_admin import upload_and_wait
+    from tests.api.test_admin import upload_and_wait
 
     admin = {"Authorization": f"Bearer {make_key(is_admin=True)}"}
     status = upload_and_wait(client, admin, imported.read_bytes())
@@ -93,7 +93,7 @@ def live_ekap(app, make_key, imported, monkeypatch):
 
 @pytest.mark.slow
 def test_dashboard_pages_render_an_ekap_release(live_ekap):
-    from tests.test_dashboard import PAGES, run
+    from tests.dashboard.test_dashboard import PAGES, run
 
     for page in PAGES:
         app = run(page)

@@ -194,9 +194,9 @@ def test_admin_uploads_a_release_from_the_dashboard(dashboard, make_key, tmp_pat
     from playwright.sync_api import sync_playwright
 
     dashboard, api_url = dashboard
+    from tests.api.test_admin import zipped
     from tests.helpers import write_release
-    from tests.test_admin import zipped
-    from tests.test_procurement_statistics import TABLES
+    from tests.loaders.test_procurement_statistics import TABLES
 
     archive = tmp_path / "release.zip"
     archive.write_bytes(zipped(write_release(tmp_path / "release", TABLES, release="2026-W48")))

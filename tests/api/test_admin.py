@@ -12,7 +12,7 @@ from sqlalchemy import select
 from store.db import session_scope
 from store.models import AuditEntry
 from tests.helpers import assert_problem, error_parameters, write_release
-from tests.test_procurement_statistics import TABLES
+from tests.loaders.test_procurement_statistics import TABLES
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ from loaders.procurement.generate import generate_release
 from store.db import session_scope
 from store.jobs import create_job
 from store.releases import get_active_release
+from tests.api.test_admin import finished, upload, upload_and_wait, zipped
 from tests.helpers import PROBLEM_BASE, Gunicorn, write_release
-from tests.test_admin import finished, upload, upload_and_wait, zipped
-from tests.test_procurement_statistics import TABLES
+from tests.loaders.test_procurement_statistics import TABLES
 
 NATIONAL = os.environ.get("GOSTERGE_TEST_NATIONAL") == "1"
 
