@@ -172,6 +172,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+GUNICORN_STARTUP_SECONDS = 120
+
+
 class Gunicorn:
     """The API under gunicorn with the production configuration (gunicorn.conf.py), configured by
     GOSTERGE_* variables; more than one worker needs shared limit storage, as in production."""
@@ -186,7 +189,8 @@ class Gunicorn:
             cwd=ROOT, env={**os.environ, **env}, stdout=self._log, stderr=self._log)
 
     def __enter__(self) -> Gunicorn:
-        deadline = time.monotonic() + 30
+        # Generous: on a busy machine a worker importing the app took more than 30 s to answer.
+        deadline = time.monotonic() + GUNICORN_STARTUP_SECONDS
         while True:
             try:
                 requests.get(f"{self.url}/v1/openapi.json", timeout=2)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import ROOT
+
 
 def run(args: list[str], database_url: str, tmp_path: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
@@ -121,7 +123,7 @@ def test_demo_with_a_busy_port_says_which_and_how_to_choose_others(database_url,
 
 
 def test_make_demo_passes_the_ports_through():
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     result = subprocess.run(["make", "-n", "-o", ".venv/.installed", "demo", "API_PORT=8010", "DASHBOARD_PORT=8511"],
                             cwd=root, capture_output=True, text=True, timeout=30)
     assert "gosterge demo --api-port 8010 --dashboard-port 8511" in result.stdout, result.stdout + result.stderr

@@ -3,8 +3,6 @@ the authority-type rule table on every authority of the fixtures, EKAP's provinc
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,6 +15,7 @@ from loaders.ekap.places import (
     province_from_name,
     province_from_unit_name,
 )
+from tests.helpers import FIXTURES
 
 LETTERS = "abcçdefgğhıijklmnoöprsştuüvyzABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ0123456789"
 names = st.text(alphabet=LETTERS + " .,-&'()/", min_size=1, max_size=60)
@@ -145,7 +144,7 @@ def test_classify_authority_parent_before_the_name():
 def test_classify_authority_places_most_real_names():
     """The names of tests/fixtures/ekap-markup/authority-names.txt, as a search record gives them
     (no parent): at most 13 % of them are `other` (21 % under the earlier rules)."""
-    path = Path(__file__).parent / "fixtures" / "ekap-markup" / "authority-names.txt"
+    path = FIXTURES / "ekap-markup" / "authority-names.txt"
     names = [n for n in path.read_text(encoding="utf-8").splitlines() if n.strip() and not n.startswith("#")]
     other = [n for n in names if classify_authority(n)[0] == "other"]
     assert len(names) > 200 and len(other) / len(names) <= 0.13, other

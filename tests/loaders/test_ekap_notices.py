@@ -185,7 +185,7 @@ def test_parse_count_refuses_words():
         parse_count("beş")
 
 
-MARKUP = Path(__file__).parent / "fixtures" / "ekap-markup"
+MARKUP = FIXTURES / "ekap-markup"
 
 
 def test_parse_html_reads_cells_outside_a_row_as_a_browser_does():

@@ -15,9 +15,10 @@ import pytest
 from loaders.ekap.importer import ImportRefusedError, import_ekap
 from loaders.procurement.release import open_release
 from loaders.procurement.validate import validate_release
+from tests.helpers import FIXTURES
 from tests.loaders.test_ekap_import import entries, run
 
-MARKUP = Path(__file__).parent / "fixtures" / "ekap-markup"
+MARKUP = FIXTURES / "ekap-markup"
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
