@@ -172,7 +172,7 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     if matches(sent_etag):
         # A 304 is free of the rate limit only when the worker answered it from memory for a real
         # ETag; `*` matches anything, so it would otherwise give unlimited, uncounted queries.
-        if not (request.if_none_match.star_tag or not remembered):
+        if remembered and not request.if_none_match.star_tag:
             refund_hit()
         response = not_modified(sent_etag)
         response.headers.update(headers)

@@ -106,12 +106,20 @@ def problem_type(slug: str) -> str:
     return f"{current_app.config['PROBLEM_BASE'].rstrip('/')}/{slug}"
 
 
+def problem_body(*, slug: str, title: str, status: int, detail: str | None,
+                 extra: dict[str, Any]) -> dict[str, Any]:
+    """The only place a problem document is built: an error answer's, or one recorded below the API
+    and shown inside another answer (an upload's status)."""
+    body: dict[str, Any] = {"type": problem_type(slug), "title": title, "status": status}
+    if detail:
+        body["detail"] = detail
+    body.update(extra)
+    return body
+
+
 def render_problem(problem: Problem) -> Response:
-    """The only place a problem body is built."""
-    body: dict[str, Any] = {"type": problem_type(problem.slug), "title": problem.title, "status": problem.status}
-    if problem.detail:
-        body["detail"] = problem.detail
-    body.update(problem.extra)
+    body = problem_body(slug=problem.slug, title=problem.title, status=problem.status, detail=problem.detail,
+                        extra=problem.extra)
     response = Response(json.dumps(body, ensure_ascii=False), status=problem.status, mimetype=PROBLEM_MEDIA_TYPE)
     for name, value in problem.headers.items():
         response.headers[name] = value

@@ -24,7 +24,7 @@ from api.db import db_session
 from api.endpoint import Area, Reply, json_body
 from api.paging import page_envelope
 from api.params import Param
-from api.problems import InvalidParameters, NotFound, UnsupportedMediaType, problem_type
+from api.problems import InvalidParameters, NotFound, UnsupportedMediaType, problem_body
 from loaders.procurement.jobs import JobState, read_job, receive_upload
 from store.errors import NotFoundError
 from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
@@ -164,10 +164,10 @@ UPLOAD_ID = Param("upload_id", {"type": "string"}, "Upload id, from the `statusU
 def job_view(state: JobState) -> dict[str, Any]:
     job = state.job
     release = db_session().get(Release, job.release_id) if job.release_id else None
-    problem = None
-    if state.problem is not None:
-        problem = {"type": problem_type(state.problem.slug), "title": state.problem.title,
-                   "status": state.problem.status, "detail": state.problem.detail, **state.problem.extra}
+    recorded = state.problem
+    problem = None if recorded is None else problem_body(slug=recorded.slug, title=recorded.title,
+                                                         status=recorded.status, detail=recorded.detail,
+                                                         extra=recorded.extra)
     return {"id": job.id, "status": state.status, "stage": job.stage, "itemsWritten": job.items_written,
             "statusUrl": f"{area.blueprint.url_prefix}{UPLOADS}/{job.id}", "uploadedBy": job.uploaded_by,
             "createdAt": format_utc(job.created_at), "updatedAt": format_utc(job.updated_at),

@@ -7,11 +7,9 @@ import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import duckdb
-
 from loaders.ekap.registry import Registry
 from loaders.procurement.release import COLUMNS, open_release
-from loaders.procurement.validate import validate_release
+from loaders.procurement.validate import check_release
 
 
 class BaseReleaseError(Exception):
@@ -40,11 +38,7 @@ def read_base(path: Path, registry: Registry) -> BaseRelease:
     """Validate the base like any release (ReleaseRejectedError lists its problems) and seed the registry."""
     base = BaseRelease()
     with open_release(path) as opened:
-        con = duckdb.connect()
-        try:
-            validate_release(con, opened)
-        finally:
-            con.close()
+        check_release(opened)
         if opened.manifest.synthetic:
             raise BaseReleaseError(f"{path} is a synthetic release; EKAP records build only on real releases")
         base.release = opened.manifest.release

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-import duckdb
-
 from loaders.ekap.base import BaseRelease, read_base
 from loaders.ekap.frames import release_tables
 from loaders.ekap.inputs import FileResult, is_plainly_not_a_record, list_files, read_file
@@ -18,7 +16,7 @@ from loaders.ekap.report import Report
 from loaders.ekap.tables import Mapper, TenderRow
 from loaders.ekap.tenders import build_picture, group_records
 from loaders.procurement.release import COLUMNS, ReleaseProblem, ReleaseRejectedError, open_release
-from loaders.procurement.validate import validate_release
+from loaders.procurement.validate import check_release
 from loaders.procurement.writer import Source, write_release
 
 EKAP_SOURCE = Source(
@@ -128,11 +126,7 @@ def _write_checked(tables: dict, out: Path, report: Report, *, release: str, pub
     write_release(tables, checking, release=release, published=published, synthetic=False, sources=sources)
     try:
         with open_release(checking) as opened:
-            con = duckdb.connect()
-            try:
-                validate_release(con, opened)
-            finally:
-                con.close()
+            check_release(opened)
     except ReleaseRejectedError as exc:
         checking.unlink(missing_ok=True)
         files = {t["ikn"]: ", ".join(t.get("files", [])) for t in report.tenders}

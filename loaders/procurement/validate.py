@@ -199,3 +199,13 @@ def validate_release(con: duckdb.DuckDBPyConnection, opened: OpenedRelease) -> N
             break
     if problems:
         raise ReleaseRejectedError(problems, total)
+
+
+def check_release(opened: OpenedRelease) -> None:
+    """Validate an opened release in a DuckDB connection of its own, for a caller that computes
+    nothing from it (ReleaseRejectedError lists every problem)."""
+    con = duckdb.connect()
+    try:
+        validate_release(con, opened)
+    finally:
+        con.close()
