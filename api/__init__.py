@@ -11,16 +11,17 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.answers import AnswerCache
+from api.areas import install
 from api.bodies import MAX_BODY_BYTES
-from api.compression import init_compression
 from api.config import ensure_sqlite_dir, load_config
 from api.db import close_session
 from api.errors import register_error_handlers
-from api.headers import add_security_headers
 from api.limits import add_limit_headers, limiter
 from api.logs import log_request, redact_handlers, start_request
-from api.totals import TotalCache
-from api.urls import untrusted_mail_links
+from api.transport.compression import init_compression
+from api.transport.headers import add_security_headers
+from api.transport.totals import TotalCache
+from api.transport.urls import untrusted_mail_links
 from store.db import create_store_engine, make_session_factory
 
 
@@ -42,7 +43,7 @@ def configure_logging(level: str) -> None:
 
 
 def configure_addresses(app: Flask) -> None:
-    """Which proxies and hosts to believe (api/urls.py builds absolute URLs from the request).
+    """Which proxies and hosts to believe (api/transport/urls.py builds absolute URLs from the request).
 
     X-Forwarded-For/-Proto/-Host/-Port/-Prefix from GOSTERGE_TRUSTED_PROXIES proxies become the
     request's address, scheme, host and prefix (rate limits per address, absolute URLs); without a
@@ -99,13 +100,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     from api.routes import account, accounts, admin, health, meta, news, procurement, reference
 
-    app.register_blueprint(meta.bp)
-    app.register_blueprint(health.bp)
-    app.register_blueprint(procurement.area.blueprint)
-    app.register_blueprint(reference.area.blueprint)
-    app.register_blueprint(news.area.blueprint)
-    app.register_blueprint(admin.area.blueprint)
-    app.register_blueprint(accounts.bp)
-    app.register_blueprint(account.area.blueprint)
+    # The OpenAPI document describes the operations of these areas, in this order.
+    install(app, procurement.area, reference.area, news.area, account.area, accounts.area, admin.area, meta.area,
+            health.area)
     register_error_handlers(app)
     return app

@@ -20,7 +20,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "STATEMENT_TIMEOUT_MS": (5000, int),
     "DB_POOL_SIZE": (5, int),
     "ANSWER_CACHE_BYTES": (64 * 1024 * 1024, int),
-    # Empty: absolute URLs are built from each request's scheme and host (api/urls.py).
+    # Empty: absolute URLs are built from each request's scheme and host (api/transport/urls.py).
     "PUBLIC_BASE_URL": ("", str),
     # How many proxies in front may set X-Forwarded-*; 0 ignores those headers (a client could forge them).
     "TRUSTED_PROXIES": (0, int),

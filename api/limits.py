@@ -45,7 +45,7 @@ keyed_limit = limiter.shared_limit(key_rate, scope=SHARED_SCOPE)
 
 def refund_hit() -> None:
     """Give this request's hit back. decisions.md: polling with If-None-Match is free, so a 304
-    answered from the worker's memory is not counted (api/endpoint.py); one that read the store, or
+    answered from the worker's memory is not counted (api/guard.py); one that read the store, or
     answered `If-None-Match: *`, is."""
     current = limiter.current_limit
     if current is None:

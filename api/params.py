@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from api.paging import Cursor, cursor_filters, decode_cursor, filters_digest
 from api.problems import InvalidParameters
+from api.transport.paging import Cursor, cursor_filters, decode_cursor, filters_digest
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -164,11 +164,19 @@ def paging(valid_position: Callable[[Any], bool]) -> tuple[Param, Param]:
 Check = Callable[[dict[str, Any]], list[dict[str, str]]]
 
 
-def parse_args(args: Mapping[str, list[str]], params: Iterable[Param], *, checks: Iterable[Check] = ()) -> dict[str, Any]:
+class Values(dict[str, Any]):
+    """The parsed parameters of a request, by name, with the rules they were parsed by (a page's
+    cursor is bound to the values of the rules marked as filters)."""
+
+    params: tuple[Param, ...] = ()
+
+
+def parse_args(args: Mapping[str, list[str]], params: Iterable[Param], *, checks: Iterable[Check] = ()) -> Values:
     """Parse query arguments (name -> every value given) or raise one 400 listing every problem."""
     rules = {p.name: p for p in params}
     errors: list[dict[str, str]] = []
-    values: dict[str, Any] = {p.name: p.default for p in rules.values()}
+    values = Values({p.name: p.default for p in rules.values()})
+    values.params = tuple(rules.values())
     for name, given in args.items():
         if name in ALWAYS_ALLOWED:
             continue

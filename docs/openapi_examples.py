@@ -3,7 +3,7 @@
 It loads the synthetic demo release and the news sample into a throwaway database (as `gosterge demo
 --load-only` does), calls every operation the document lists (and so every one added later) with a
 demo key, provokes each documented problem, and writes the answers to api/data/openapi-examples.json,
-which api/examples.py places in the document. Run it again after adding or changing an operation;
+which api/description/examples.py places in the document. Run it again after adding or changing an operation;
 tests/api/test_openapi.py fails while an operation has no example or an example no longer fits its schema.
 """
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from store.models import ServerKey
 
 KEY_BYTES = 32
-CURSOR_KEY = "cursor"  # signs paging cursors (api/paging.py)
+CURSOR_KEY = "cursor"  # signs paging cursors (api/transport/paging.py)
 
 
 def _new_key(dialect: str, name: str):  # noqa: ANN202  (a dialect's INSERT … ON CONFLICT DO NOTHING)

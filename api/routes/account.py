@@ -7,13 +7,14 @@ from typing import Any
 
 from flask import Blueprint, g
 
+from api.areas import Area
 from api.auth import ANY_API
 from api.db import db_session
-from api.endpoint import Area, Reply, json_body
+from api.operations import Reply, json_body
 from store.keys import get_key
 from store.times import format_utc
 
-area = Area(Blueprint("account", __name__, url_prefix="/v1"), ANY_API, "Account")
+area = Area(Blueprint("account", __name__, url_prefix="/v1"), "Account", api=ANY_API)
 
 
 @area.get("/account", cost=0, response_schema="Account")

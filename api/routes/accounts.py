@@ -3,27 +3,38 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
 from email_validator import EmailNotValidError, validate_email
 from flask import Blueprint, Response, current_app, g, render_template_string, request
 
+from api.areas import Area
 from api.auth import authenticate, now
 from api.bodies import Field, api_names, parse_json
-from api.catalogue import describe_paths, problem_response
 from api.db import db_session
-from api.endpoint import json_body
 from api.limits import limiter
+from api.operations import Outcome, json_body
+from api.params import Param
 from api.problems import Gone, InvalidParameters, NotFound, NotReady, Unauthorized, UpstreamError
 from api.signup import MailUnavailableError, ask_for_key, collect_key, decide_request
-from api.urls import public_url, untrusted_mail_links
+from api.transport.urls import public_url, untrusted_mail_links
 from store.accounts import DecisionError, GoneError, check_decision_token
 from store.errors import NotFoundError
 from store.times import format_utc
 
-bp = Blueprint("accounts", __name__, url_prefix="/v1/accounts")
+area = Area(Blueprint("accounts", __name__, url_prefix="/v1/accounts"), "Accounts")
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+REQUEST_ID_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"}
+REQUEST_ID_PROPERTY = {**REQUEST_ID_SCHEMA, "description": "The request's id."}
+REQUEST_ID_PARAM = Param("request_id", REQUEST_ID_SCHEMA, "The request's id, from the sign-up answer.")
+TOKEN = Param("token", {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"},
+              "The secret of the link or `poll_url`.")
+ACTION = Param("action", {"type": "string", "enum": ["approve", "refuse"]}, "What the link does: `approve` or `refuse`.")
+PENDING = {"type": "string", "enum": ["pending"], "description": "Waiting for the mailbox owner's decision."}
+EXPIRES_AT = {"type": "string", "format": "date-time",
+              "description": "When the request expires unless decided (RFC 3339, UTC)."}
 
 
 def _email(value: Any) -> str:
@@ -89,11 +100,31 @@ def _key_rate() -> str:
     return current_app.config["SIGNUP_RATE_PER_KEY"]
 
 
-@bp.post("")
+SIGNUP_BODY = {"required": True, "content": {"application/json": {"schema": {
+    "type": "object", "additionalProperties": False, "required": ["email", "apis"],
+    "properties": {f.name: f.schema for f in FIELDS}}}}}
+PENDING_ANSWER = Outcome(202, "Waiting for the owner's decision", {
+    "type": "object", "required": ["id", "status", "poll_url", "expires_at"], "properties": {
+        "id": REQUEST_ID_PROPERTY, "status": PENDING,
+        "poll_url": {"type": "string", "format": "uri",
+                     "description": "Poll this URL (GET) for the key; it carries the request's secret."},
+        "expires_at": EXPIRES_AT}})
+
+
+@area.post("", public=True, request_body=SIGNUP_BODY, outcomes=[PENDING_ANSWER],
+           problems=[400, 413, 415, 429, 502, 503, 504])
 @limiter.limit(_address_rate, key_func=_signup_bucket)
 @limiter.limit(_key_rate, key_func=lambda: f"signup:key:{_vouching_key()}", exempt_when=lambda: _vouching_key() is None)
 def register() -> Response:
-    """Ask for a key: the mailbox owner approves by e-mail; poll `poll_url` for the key."""
+    """Ask for an API key; the mailbox owner approves by e-mail
+    Rate-limited per client address (429). An e-mail address gets at most 3 approval mails a day;
+    past them the answer is the same 202, but no mail goes out (the answer does not tell whether the
+    address was asked for), and a refusal by the owner gives its mail back. The answer's `poll_url`
+    gives the key once after approval. When the mail server cannot be reached the answer is 502
+    `upstream_error` and nothing is registered (nor counted against the address's daily allowance).
+    A server that sends its mail over SMTP without knowing its public address
+    (`GOSTERGE_PUBLIC_BASE_URL`) or host names (`GOSTERGE_TRUSTED_HOSTS`) answers 503 `not_ready`:
+    the mail's links would otherwise follow the Host header the requester sent."""
     refusal = untrusted_mail_links(current_app.config)
     if refusal is not None:
         raise NotReady(f"Sign-up is switched off: {refusal}.")
@@ -122,10 +153,28 @@ def _no_store(response: Response) -> Response:
     return response
 
 
-@bp.get("/<request_id>")
+KEY_ANSWER = Outcome(200, "Approved: the key, shown this once", {
+    "type": "object", "required": ["id", "status", "key", "apis", "credits", "key_expires_at"],
+    "properties": {"id": REQUEST_ID_PROPERTY,
+                   "status": {"type": "string", "enum": ["approved"], "description": "The owner approved."},
+                   "key": {"type": "string", "description": "The API key, shown this once."},
+                   "apis": {"type": "array", "items": {"type": "string"}, "description": "The APIs the key may call."},
+                   "credits": {"type": "integer", "minimum": 0, "description": "The key's credits; a paid answer costs 1."},
+                   "key_expires_at": {"type": "string", "format": "date-time",
+                                      "description": "When the key stops working (RFC 3339, UTC)."}}})
+STILL_PENDING = Outcome(202, "Still waiting for the owner's decision", {
+    "type": "object", "required": ["id", "status", "expires_at"],
+    "properties": {"id": REQUEST_ID_PROPERTY, "status": PENDING, "expires_at": EXPIRES_AT}})
+
+
+@area.get("/<request_id>", public=True, path_params=[REQUEST_ID_PARAM], params=[TOKEN], required=["token"],
+          outcomes=[KEY_ANSWER, STILL_PENDING], problems=[404, 410, 429, 502, 504])
 @limiter.limit(_default_rate, key_func=lambda: f"poll:{request.remote_addr}")
 def poll_request(request_id: str) -> Response:
-    """202 while pending; 200 with the key once after approval; 410 after that, or when refused or expired."""
+    """Poll a request: 202 pending, 200 with the key once, then 410
+    The `poll_url` of the sign-up answer. While the owner has not decided: 202. After approval the
+    first poll gets the key (200), and every later one 410, as after a refusal or once the request has
+    expired. Answers are `Cache-Control: no-store`."""
     config = current_app.config
     if not REQUEST_ID.fullmatch(request_id):
         raise NotFound("No request with that id and token.")
@@ -173,12 +222,44 @@ def _decision_rate() -> str:
     return current_app.config["DECISION_RATE_PER_ADDRESS"]
 
 
-@bp.route("/<request_id>/decision", methods=["GET", "POST"])
-@limiter.limit(_decision_rate, key_func=lambda: f"decision:{request.remote_addr}")
-def decision_page(request_id: str) -> Response:
+# Opening the page and pressing its button share one allowance per address.
+decision_limit = limiter.shared_limit(_decision_rate, scope="decision",
+                                      key_func=lambda: f"decision:{request.remote_addr}")
+
+
+def _html(*answers: tuple[int, str]) -> list[Outcome]:
+    return [Outcome(status, text, {"type": "string"}, "text/html") for status, text in answers]
+
+
+PAGE_ANSWERS = _html((200, "The page"), (400, "Incomplete link"), (404, "Not a valid link"), (409, "Already decided"),
+                     (410, "Expired"))
+DECISION_FORM = {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
+    "type": "object", "required": ["token", "action"], "properties": {
+        "token": {"type": "string", "description": "The secret of the e-mail's link."},
+        "action": {"type": "string", "enum": ["approve", "refuse"], "description": "The decision."}}}}}}
+
+
+@area.get("/<request_id>/decision", public=True, path_params=[REQUEST_ID_PARAM], params=[TOKEN, ACTION],
+          required=["token", "action"], outcomes=PAGE_ANSWERS, problems=[429, 502, 504])
+@decision_limit
+def decision_get(request_id: str) -> Response:
+    """The page behind the e-mail's links (HTML): its button approves or refuses once
+    Opening the link (GET) only shows the page, so a mail scanner that follows links decides nothing."""
+    return decision_page(request_id, request.args)
+
+
+@area.post("/<request_id>/decision", public=True, path_params=[REQUEST_ID_PARAM], request_body=DECISION_FORM,
+           outcomes=PAGE_ANSWERS, problems=[429, 502, 504])
+@decision_limit
+def decision_post(request_id: str) -> Response:
+    """The page behind the e-mail's links (HTML): its button approves or refuses once
+    The page's button: approves or refuses the request, once."""
+    return decision_page(request_id, request.form)
+
+
+def decision_page(request_id: str, source: Mapping[str, str]) -> Response:
     """The link in the e-mail opens a page; only its button (a POST) decides, so a mail scanner that
     follows links approves nothing."""
-    source = request.form if request.method == "POST" else request.args
     token, action = source.get("token", ""), source.get("action", "")
     if action not in ("approve", "refuse"):
         return _page(400, "Unknown action", "The link is incomplete; open it from the e-mail again.")
@@ -202,91 +283,3 @@ def decision_page(request_id: str) -> Response:
     if row.status == "approved":
         return _page(200, "Approved / Onaylandı", "The requesting client can now collect its key.")
     return _page(200, "Refused / Reddedildi", "No key will be issued for this request.")
-
-
-def _problems(*statuses: int) -> dict[str, Any]:
-    return {str(s): problem_response(s) for s in statuses}
-
-
-REQUEST_ID_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"}
-REQUEST_ID_PROPERTY = {**REQUEST_ID_SCHEMA, "description": "The request's id."}
-PENDING = {"type": "string", "enum": ["pending"], "description": "Waiting for the mailbox owner's decision."}
-EXPIRES_AT = {"type": "string", "format": "date-time",
-              "description": "When the request expires unless decided (RFC 3339, UTC)."}
-HTML = {"content": {"text/html": {"schema": {"type": "string"}}}}
-TOKEN = {"name": "token", "in": "query", "required": True,
-         "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"},
-         "description": "The secret of the link or `poll_url`."}
-describe_paths({
-    "/v1/accounts": {"post": {
-        "operationId": "register", "tags": ["Accounts"], "security": [],
-        "summary": "Ask for an API key; the mailbox owner approves by e-mail",
-        "description": "Rate-limited per client address (429). An e-mail address gets at most 3 approval mails a day; "
-                       "past them the answer is the same 202, but no mail goes out (the answer does not tell "
-                       "whether the address was asked for), and a refusal by the owner gives its mail back. "
-                       "The answer's `poll_url` "
-                       "gives the key once after approval. When the mail server cannot be reached the "
-                       "answer is 502 `upstream_error` and nothing is registered (nor counted against "
-                       "the address's daily allowance). A server that sends its mail over SMTP "
-                       "without knowing its public address (`GOSTERGE_PUBLIC_BASE_URL`) or host names "
-                       "(`GOSTERGE_TRUSTED_HOSTS`) answers 503 `not_ready`: the mail's links would "
-                       "otherwise follow the Host header the requester sent.",
-        "requestBody": {"required": True, "content": {"application/json": {"schema": {
-            "type": "object", "additionalProperties": False, "required": ["email", "apis"],
-            "properties": {f.name: f.schema for f in FIELDS}}}}},
-        "responses": {"202": {"description": "Waiting for the owner's decision", "content": {"application/json": {
-            "schema": {"type": "object", "required": ["id", "status", "poll_url", "expires_at"], "properties": {
-                "id": REQUEST_ID_PROPERTY, "status": PENDING,
-                "poll_url": {"type": "string", "format": "uri",
-                             "description": "Poll this URL (GET) for the key; it carries the request's secret."},
-                "expires_at": EXPIRES_AT}}}}},
-            **_problems(400, 413, 415, 429, 502, 503, 504)},
-    }},
-    "/v1/accounts/{request_id}": {"get": {
-        "operationId": "poll_request", "tags": ["Accounts"], "security": [],
-        "summary": "Poll a request: 202 pending, 200 with the key once, then 410",
-        "description": "The `poll_url` of the sign-up answer. While the owner has not decided: 202. After "
-                       "approval the first poll gets the key (200), and every later one 410, as after a refusal "
-                       "or once the request has expired. Answers are `Cache-Control: no-store`.",
-        "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": REQUEST_ID_SCHEMA,
-                        "description": "The request's id, from the sign-up answer."}, TOKEN],
-        "responses": {
-            "200": {"description": "Approved: the key, shown this once", "content": {"application/json": {"schema": {
-                "type": "object", "required": ["id", "status", "key", "apis", "credits", "key_expires_at"],
-                "properties": {"id": REQUEST_ID_PROPERTY,
-                               "status": {"type": "string", "enum": ["approved"], "description": "The owner approved."},
-                               "key": {"type": "string", "description": "The API key, shown this once."},
-                               "apis": {"type": "array", "items": {"type": "string"},
-                                        "description": "The APIs the key may call."},
-                               "credits": {"type": "integer", "minimum": 0,
-                                           "description": "The key's credits; a paid answer costs 1."},
-                               "key_expires_at": {"type": "string", "format": "date-time",
-                                                  "description": "When the key stops working (RFC 3339, UTC)."}}}}}},
-            "202": {"description": "Still waiting for the owner's decision", "content": {"application/json": {
-                "schema": {"type": "object", "required": ["id", "status", "expires_at"], "properties": {
-                    "id": REQUEST_ID_PROPERTY, "status": PENDING, "expires_at": EXPIRES_AT}}}}},
-            **_problems(404, 410, 429, 502, 504)},
-    }},
-    "/v1/accounts/{request_id}/decision": {
-        method: {
-            "operationId": f"decision_{method}", "tags": ["Accounts"], "security": [],
-            "summary": "The page behind the e-mail's links (HTML): its button approves or refuses once",
-            "description": ("Opening the link (GET) only shows the page, so a mail scanner that follows links "
-                            "decides nothing." if method == "get" else
-                            "The page's button: approves or refuses the request, once."),
-            "parameters": [{"name": "request_id", "in": "path", "required": True, "schema": REQUEST_ID_SCHEMA,
-                        "description": "The request's id, from the sign-up answer."},
-                           *([TOKEN, {"name": "action", "in": "query", "required": True,
-                                      "schema": {"type": "string", "enum": ["approve", "refuse"]}}]
-                             if method == "get" else [])],
-            **({"requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
-                "type": "object", "required": ["token", "action"], "properties": {
-                    "token": {"type": "string", "description": "The secret of the e-mail's link."},
-                    "action": {"type": "string", "enum": ["approve", "refuse"], "description": "The decision."}}}}}}}
-               if method == "post" else {}),
-            "responses": {str(s): {"description": d, **HTML} for s, d in (
-                (200, "The page"), (400, "Incomplete link"), (404, "Not a valid link"), (409, "Already decided"),
-                (410, "Expired"))} | _problems(429, 502, 504),
-        } for method in ("get", "post")
-    },
-})

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, g, request
 
+from api.areas import Area
 from api.auth import now
 from api.bodies import (
     PLAIN_TEXT_PATTERN,
@@ -21,10 +23,10 @@ from api.bodies import (
     whole_number,
 )
 from api.db import db_session
-from api.endpoint import Area, Reply, json_body
-from api.paging import page_envelope
+from api.operations import Reply, json_body
 from api.params import Param
 from api.problems import InvalidParameters, NotFound, UnsupportedMediaType, problem_body
+from api.transport.paging import page_envelope
 from loaders.procurement.jobs import JobState, read_job, receive_upload
 from store.errors import NotFoundError
 from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
@@ -33,7 +35,7 @@ from store.reference.apis import APIS
 from store.releases import activate_release, list_releases
 from store.times import format_utc
 
-area = Area(Blueprint("admin", __name__, url_prefix="/v1/admin"), "admin", "Admin")
+area = Area(Blueprint("admin", __name__, url_prefix="/v1/admin"), "Admin", api="admin")
 # Ids are INTEGER columns (32 bits on PostgreSQL): a larger id names nothing, so it is a 404, not a
 # value the database driver refuses with a 500.
 MAX_ID = 2**31 - 1
@@ -108,29 +110,22 @@ def create_api_key(values: dict[str, Any]) -> Reply:
     return Reply(json_body({**key_view(row), "key": key}), "", status=201, headers={"Cache-Control": "no-store"})
 
 
-# Key and release ids are 32-bit integer columns; a larger id in a path names nothing.
-MAX_ID = 2**31 - 1
-
-
-def _key_change(key_id: int, change) -> Reply:  # noqa: ANN001
+def _changed_key(key_id: int, change: Callable[[Any], ApiKey]) -> ApiKey:
+    """The key after `change`, or 404 for an id that names no key."""
     if key_id > MAX_ID:
         raise NotFound(f"No key with id {key_id}.")
-    session = db_session()
     try:
-        row = change(session)
+        return change(db_session())
     except NotFoundError:
         raise NotFound(f"No key with id {key_id}.") from None
-    return Reply(json_body(key_view(row)), "")
 
 
 @area.post("/keys/<int:key_id>/revoke", response_schema="Key", path_params=[KEY_ID], extra_statuses=[404])
 def revoke_api_key(values: dict[str, Any], key_id: int) -> Reply:
     """Revoke a key; it answers 401 from then on"""
-    def change(session):  # noqa: ANN001, ANN202
-        row = revoke_key(session, key_id, now=now())
-        _audit("key.revoke", str(key_id))
-        return row
-    return _key_change(key_id, change)
+    row = _changed_key(key_id, lambda session: revoke_key(session, key_id, now=now()))
+    _audit("key.revoke", str(key_id))
+    return Reply(json_body(key_view(row)), "")
 
 
 @area.post("/keys/<int:key_id>/credits", response_schema="Key", path_params=[KEY_ID], extra_statuses=[404],
@@ -138,12 +133,9 @@ def revoke_api_key(values: dict[str, Any], key_id: int) -> Reply:
 def top_up_api_key(values: dict[str, Any], key_id: int) -> Reply:
     """Add credits to a key"""
     amount = parse_json(CREDIT_FIELDS)["credits"]
-
-    def change(session):  # noqa: ANN001, ANN202
-        row = add_credits(session, key_id, amount)
-        _audit("key.topup", str(key_id), str(amount))
-        return row
-    return _key_change(key_id, change)
+    row = _changed_key(key_id, lambda session: add_credits(session, key_id, amount))
+    _audit("key.topup", str(key_id), str(amount))
+    return Reply(json_body(key_view(row)), "")
 
 
 @area.get("/releases", cost=0, response_schema="ReleasePage")
@@ -214,11 +206,8 @@ def activate_stored_release(values: dict[str, Any], release_id: int) -> Reply:
     """Serve an earlier or later release (roll back or forward)"""
     if release_id > MAX_ID:
         raise NotFound(f"No release with id {release_id}.")
-    session = db_session()
-    if release_id > MAX_ID:
-        raise NotFound(f"No release with id {release_id}.")
     try:
-        release = activate_release(session, release_id)
+        release = activate_release(db_session(), release_id)
     except NotFoundError:
         raise NotFound(f"No release with id {release_id}.") from None
     _audit("release.activate", str(release_id), release.name)

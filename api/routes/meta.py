@@ -7,10 +7,13 @@ from pathlib import Path
 
 from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
-from api.catalogue import describe_paths, problem_response
-from api.openapi import build_openapi
+from api.areas import Area
+from api.description.openapi import build_openapi
+from api.operations import Outcome
 
-bp = Blueprint("meta", __name__)
+area = Area(Blueprint("meta", __name__, url_prefix="/v1"), "Meta")
+# Every path refuses an over-long query string (api/logs.py), these too.
+TOO_LONG = (400,)
 REDOC_DIR = Path(__file__).resolve().parent.parent / "static" / "redoc"
 REDOC_SCRIPT = "redoc.standalone.js"
 SCRIPT_MAX_AGE_SECONDS = 24 * 3600
@@ -34,8 +37,11 @@ DOCS_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-
                "base-uri 'none'; form-action 'none'")
 
 
-@bp.get("/v1/openapi.json")
-def openapi_document():
+@area.get("/openapi.json", public=True, problems=TOO_LONG,
+          outcomes=[Outcome(200, "The OpenAPI 3.1 document", {"type": "object"})])
+def get_openapi() -> Response:
+    """This document
+    The OpenAPI 3.1 document of the API, built from the same rules that check each request."""
     return jsonify(build_openapi())
 
 
@@ -44,15 +50,18 @@ def openapi_document():
 UNDOCUMENTED_PATHS = frozenset({"/v1/"})
 
 
-@bp.get("/v1/")
+@area.blueprint.get("/")
 def api_root() -> Response:
     """The API's root sends a person to the page that describes it."""
     # url_for keeps the prefix a trusted proxy declares (X-Forwarded-Prefix).
-    return redirect(url_for("meta.docs_page"), code=302)
+    return redirect(url_for("meta.get_docs_page"), code=302)
 
 
-@bp.get("/v1/docs")
-def docs_page() -> Response:
+@area.get("/docs", public=True, problems=TOO_LONG, outcomes=[Outcome(200, "The page", {"type": "string"}, "text/html")])
+def get_docs_page() -> Response:
+    """This document, to read (HTML)
+    A page rendering this document with Redoc, served from the package: it loads nothing from another
+    origin."""
     response = Response(DOCS_PAGE, mimetype="text/html")
     response.headers["Content-Security-Policy"] = DOCS_POLICY
     return response
@@ -66,36 +75,14 @@ def redoc_script() -> bytes:
     return script.replace(REMOTE_LOGO, EMPTY_IMAGE)
 
 
-@bp.get(f"/v1/docs/{REDOC_SCRIPT}")
-def docs_script() -> Response:
+@area.get(f"/docs/{REDOC_SCRIPT}", public=True, problems=TOO_LONG,
+          outcomes=[Outcome(200, "The script", {"type": "string"}, "text/javascript"),
+                    Outcome(304, "Not modified: the `If-None-Match` ETag still matches.")])
+def get_docs_script() -> Response:
+    """The Redoc script of the page
+    Redoc 2.5.4 (MIT licence), the standalone bundle the documentation page runs."""
     response = Response(redoc_script(), mimetype="text/javascript")
     response.add_etag()
     response.cache_control.public = True
     response.cache_control.max_age = SCRIPT_MAX_AGE_SECONDS
     return response.make_conditional(request)
-
-
-TOO_LONG = {"400": problem_response(400)}  # every path refuses an over-long query string (api/logs.py)
-describe_paths({
-    "/v1/openapi.json": {"get": {
-        "operationId": "get_openapi", "tags": ["Meta"], "summary": "This document", "security": [],
-        "description": "The OpenAPI 3.1 document of the API, built from the same rules that check each request.",
-        "responses": {"200": {"description": "The OpenAPI 3.1 document",
-                              "content": {"application/json": {"schema": {"type": "object"}}}}, **TOO_LONG},
-    }},
-    "/v1/docs": {"get": {
-        "operationId": "get_docs_page", "tags": ["Meta"], "summary": "This document, to read (HTML)", "security": [],
-        "description": "A page rendering this document with Redoc, served from the package: it loads nothing "
-                       "from another origin.",
-        "responses": {"200": {"description": "The page", "content": {"text/html": {"schema": {"type": "string"}}}},
-                      **TOO_LONG},
-    }},
-    f"/v1/docs/{REDOC_SCRIPT}": {"get": {
-        "operationId": "get_docs_script", "tags": ["Meta"], "summary": "The Redoc script of the page", "security": [],
-        "description": "Redoc 2.5.4 (MIT licence), the standalone bundle the documentation page runs.",
-        "responses": {"200": {"description": "The script",
-                              "content": {"text/javascript": {"schema": {"type": "string"}}}},
-                      "304": {"description": "Not modified: the `If-None-Match` ETag still matches."},
-                      **TOO_LONG},
-    }},
-})

@@ -8,9 +8,10 @@ from typing import Any
 
 from flask import Blueprint
 
+from api.areas import Area
 from api.db import db_session
-from api.endpoint import Area, Reply, json_body
-from api.paging import cursor_filters, finish_page, page_envelope
+from api.description.schemas import CATEGORIES, SENTIMENTS, SOURCES
+from api.operations import Reply, json_body
 from api.params import (
     MAX_VALUE_CHARS,
     Param,
@@ -22,15 +23,15 @@ from api.params import (
     parse_instant,
 )
 from api.problems import NotFound
-from api.schemas import CATEGORIES, SENTIMENTS, SOURCES
-from api.totals import totals
+from api.transport.paging import cursor_filters, finish_page, page_envelope
+from api.transport.totals import totals
 from store.errors import NotFoundError
 from store.news import ArticleFilters, get_article, list_articles, news_version, source_stats
 from store.reference.news import SOURCES as SOURCE_INFO
 
 # An article's place in the order: publishedAt|id, as store/news.py order_key writes it.
 ORDER_KEY_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\|(fed|ecb|sec|rg)-[0-9a-f]{16}")
-area = Area(Blueprint("news", __name__, url_prefix="/v1/finance-news"), "finance-news", "Finance news",
+area = Area(Blueprint("news", __name__, url_prefix="/v1/finance-news"), "Finance news", api="finance-news",
             data_version=lambda caller: f"news-{caller.news_version}")
 
 
@@ -96,7 +97,7 @@ def list_news_articles(values: dict[str, Any]) -> Reply:
     rows, total = list_articles(session, filters, before=before, limit=values["limit"] + 1, known_total=known_total)
     if known_total is None:
         totals().put(version, filters_only, total)
-    return Reply(finish_page(rows, total, values, ARTICLE_PARAMS, position=lambda key: key), version)
+    return Reply(finish_page(rows, total, values, position=lambda key: key), version)
 
 
 ARTICLE_ID_SHAPE = re.compile(r"(fed|ecb|sec|rg)-[0-9a-f]{16}")

@@ -9,10 +9,11 @@ from typing import Any
 
 from flask import Blueprint, g
 
+from api.areas import Area
 from api.db import db_session
-from api.endpoint import Area, Reply, json_body
-from api.paging import finish_page, page_envelope
-from api.params import Param, enum_param, paging, string_param
+from api.operations import Reply, json_body
+from api.params import Param, Values, enum_param, paging, string_param
+from api.transport.paging import finish_page, page_envelope
 from store.errors import StoreError
 from store.items import COVERAGE, INDEX_KINDS, KINDS, PROVINCE_SECTORS, SUPPLY_FLOWS, ItemKind
 from store.reference.coverage import COMPLETE_YEARS
@@ -30,8 +31,8 @@ from store.times import format_utc
 
 NO_RELEASE = "none"
 FIRST_YEAR = 2019  # the source's first year (public-procurement-api.md, "General facts" 3)
-area = Area(Blueprint("procurement", __name__, url_prefix="/v1/public-procurement"), "public-procurement",
-            "Public procurement",
+area = Area(Blueprint("procurement", __name__, url_prefix="/v1/public-procurement"), "Public procurement",
+            api="public-procurement",
             data_version=lambda caller: f"release-{caller.release_id}" if caller.release_id else NO_RELEASE)
 
 PROVINCE_HELP = ("Plate code (`6` or `06`) or name, in any case, with or without Turkish letters (`İstanbul`, "
@@ -154,7 +155,7 @@ def check_scope(kind: str):
     return check
 
 
-def page(kind: ItemKind, keys: dict[str, Any], values: dict[str, Any], params: tuple[Param, ...], *,
+def page(kind: ItemKind, keys: dict[str, Any], values: Values, *,
          alternative_order: bool = False) -> Reply:
     """One page of a statistics endpoint from the release served, with a cursor bound to release and filters."""
     release = _release()
@@ -163,36 +164,56 @@ def page(kind: ItemKind, keys: dict[str, Any], values: dict[str, Any], params: t
     after = values["cursor"].position[1] if values.get("cursor") is not None else None
     rows, total = list_items(db_session(), release_id=release.id, kind=kind, keys=keys, after=after,
                              limit=values["limit"] + 1, alternative_order=alternative_order)
-    body = finish_page(rows, total, values, params, position=lambda seq: [release.id, seq])
+    body = finish_page(rows, total, values, position=lambda seq: [release.id, seq])
     return Reply(body, f"release-{release.id}")
 
 
-def _index_endpoint(path: str, kind: str, schema: str, doc: str) -> None:
-    params = (enum_param("dimension", INDEX_DIMENSIONS[kind], "What to break the statistics down by.", "overall"),
-              SUBJECT, PERIOD, *PAGING)
-
-    def handler(values: dict[str, Any]) -> Reply:
-        keys = {name: values[name] for name in ("dimension", "subject", "period")}
-        return page(INDEX_KINDS[kind], keys, values, params)
-
-    handler.__name__ = f"list_{kind.replace('-', '_')}_indices"
-    handler.__doc__ = doc
-    area.get(path, cost=1, params=params, checks=[check_subject_and_period, check_cursor_release],
-             response_schema=f"{schema}Page")(handler)
+def index_params(kind: str) -> tuple[Param, ...]:
+    dimension = enum_param("dimension", INDEX_DIMENSIONS[kind], "What to break the statistics down by.", "overall")
+    return (dimension, SUBJECT, PERIOD, *PAGING)
 
 
-_index_endpoint("/competition-indices", "competition", "CompetitionIndex",
-                "Competition indices per dimension, subject and period\nNumber of tenders, single-bid shares (with "
-                "their denominator `lotsWithBids`), average lots and average discount against the estimated cost.")
-_index_endpoint("/concentration-indices", "concentration", "ConcentrationIndex",
-                "Concentration of contract winners\nContracts, firms, CR1/CR4/CR10 value shares and the "
-                "Herfindahl-Hirschman index (0 to 10,000).")
-_index_endpoint("/direct-procurement-indices", "direct", "DirectProcurementIndex",
-                "Direct procurement (doğrudan temin) amount distribution\nPurchases, median, mean, total, p95, p99, "
-                "largest and the largest purchase's share, in nominal TRY. 2025 is the reference year.")
-_index_endpoint("/localization-indices", "localization", "LocalizationIndex",
-                "Share of contracts won by suppliers from the authority's own province\nBy count and by value, over "
-                "awarded lots whose contractor has a known province.")
+INDEX_CHECKS = (check_subject_and_period, check_cursor_release)
+
+
+def index_page(kind: ItemKind, values: Values) -> Reply:
+    keys = {name: values[name] for name in ("dimension", "subject", "period")}
+    return page(kind, keys, values)
+
+
+@area.get("/competition-indices", cost=1, params=index_params("competition"), checks=INDEX_CHECKS,
+          response_schema="CompetitionIndexPage")
+def list_competition_indices(values: dict[str, Any]) -> Reply:
+    """Competition indices per dimension, subject and period
+    Number of tenders, single-bid shares (with their denominator `lotsWithBids`), average lots and
+    average discount against the estimated cost."""
+    return index_page(INDEX_KINDS["competition"], values)
+
+
+@area.get("/concentration-indices", cost=1, params=index_params("concentration"), checks=INDEX_CHECKS,
+          response_schema="ConcentrationIndexPage")
+def list_concentration_indices(values: dict[str, Any]) -> Reply:
+    """Concentration of contract winners
+    Contracts, firms, CR1/CR4/CR10 value shares and the Herfindahl-Hirschman index (0 to 10,000)."""
+    return index_page(INDEX_KINDS["concentration"], values)
+
+
+@area.get("/direct-procurement-indices", cost=1, params=index_params("direct"), checks=INDEX_CHECKS,
+          response_schema="DirectProcurementIndexPage")
+def list_direct_indices(values: dict[str, Any]) -> Reply:
+    """Direct procurement (doğrudan temin) amount distribution
+    Purchases, median, mean, total, p95, p99, largest and the largest purchase's share, in nominal TRY.
+    2025 is the reference year."""
+    return index_page(INDEX_KINDS["direct"], values)
+
+
+@area.get("/localization-indices", cost=1, params=index_params("localization"), checks=INDEX_CHECKS,
+          response_schema="LocalizationIndexPage")
+def list_localization_indices(values: dict[str, Any]) -> Reply:
+    """Share of contracts won by suppliers from the authority's own province
+    By count and by value, over awarded lots whose contractor has a known province."""
+    return index_page(INDEX_KINDS["localization"], values)
+
 
 PROVINCE_SECTOR_PARAMS = (
     _province("province", "Province of the buying authorities."),
@@ -209,7 +230,7 @@ def list_province_sectors(values: dict[str, Any]) -> Reply:
     Tenders, value of awarded lots, and the parts won by local and by other suppliers. Cells whose tenders
     have no awarded lot have null amounts and sort after every amount."""
     keys = {name: values[name] for name in PROVINCE_SECTORS.keys}
-    return page(PROVINCE_SECTORS, keys, values, PROVINCE_SECTOR_PARAMS, alternative_order=values["sort"] == "tenders")
+    return page(PROVINCE_SECTORS, keys, values, alternative_order=values["sort"] == "tenders")
 
 
 FLOW_PARAMS = (_province("buyerProvince", "Province of the buying authorities."),
@@ -222,32 +243,36 @@ def list_supply_flows(values: dict[str, Any]) -> Reply:
     """Contracts from authorities of one province to suppliers of another or the same province
     Every year pooled, largest amount first; ties by buyer then supplier province."""
     keys = {name: values[name] for name in SUPPLY_FLOWS.keys}
-    return page(SUPPLY_FLOWS, keys, values, FLOW_PARAMS)
+    return page(SUPPLY_FLOWS, keys, values)
 
 
-def _ranking_endpoint(path: str, kind: str, schema: str, methods: list[str], doc: str) -> None:
-    params = (_province("province", "Give this or `sector`."),
-              _sector(f"{SECTOR_HELP} Give this or `province`."),
-              enum_param("method", methods, "How the amount was awarded; only `tender` goes with a sector.", "tender"),
-              *PAGING)
-
-    def handler(values: dict[str, Any]) -> Reply:
-        scope = "province" if values["province"] is not None else "sector"
-        return page(KINDS[kind], {"scope": scope, "scopeId": values[scope], "method": values["method"]}, values, params)
-
-    handler.__name__ = f"list_{kind.replace('-', '_')}"
-    handler.__doc__ = doc
-    area.get(path, cost=1, params=params, checks=[check_scope(kind), check_cursor_release],
-             response_schema=f"{schema}Page")(handler)
+def ranking_params(methods: list[str]) -> tuple[Param, ...]:
+    return (_province("province", "Give this or `sector`."), _sector(f"{SECTOR_HELP} Give this or `province`."),
+            enum_param("method", methods, "How the amount was awarded; only `tender` goes with a sector.", "tender"),
+            *PAGING)
 
 
-_ranking_endpoint("/top-authorities", "top-authorities", "TopAuthority", ["tender", "direct"],
-                  "The ten authorities that awarded the most by value\nIn a province (tenders, or `direct` purchases) "
-                  "or in a sector (tenders); ties by id. `limit` pages within the ten.")
-_ranking_endpoint("/top-contractors", "top-contractors", "TopContractor", ["tender", "direct", "headquartered"],
-                  "The ten contractors with the most value\nWon from authorities of a province or in a sector "
-                  "(tenders), by direct purchase in a province, or (`headquartered`) firms based in a province by "
-                  "everything they won anywhere.")
+def ranking_page(kind: ItemKind, values: Values) -> Reply:
+    scope = "province" if values["province"] is not None else "sector"
+    return page(kind, {"scope": scope, "scopeId": values[scope], "method": values["method"]}, values)
+
+
+@area.get("/top-authorities", cost=1, params=ranking_params(["tender", "direct"]),
+          checks=[check_scope("top-authorities"), check_cursor_release], response_schema="TopAuthorityPage")
+def list_top_authorities(values: dict[str, Any]) -> Reply:
+    """The ten authorities that awarded the most by value
+    In a province (tenders, or `direct` purchases) or in a sector (tenders); ties by id. `limit` pages
+    within the ten."""
+    return ranking_page(KINDS["top-authorities"], values)
+
+
+@area.get("/top-contractors", cost=1, params=ranking_params(["tender", "direct", "headquartered"]),
+          checks=[check_scope("top-contractors"), check_cursor_release], response_schema="TopContractorPage")
+def list_top_contractors(values: dict[str, Any]) -> Reply:
+    """The ten contractors with the most value
+    Won from authorities of a province or in a sector (tenders), by direct purchase in a province, or
+    (`headquartered`) firms based in a province by everything they won anywhere."""
+    return ranking_page(KINDS["top-contractors"], values)
 
 
 def complete_years() -> dict[str, dict[str, int]]:

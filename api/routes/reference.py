@@ -8,8 +8,9 @@ from typing import Any
 
 from flask import Blueprint
 
-from api.endpoint import Area, Reply, json_body
-from api.paging import page_envelope
+from api.areas import Area
+from api.operations import Reply, json_body
+from api.transport.paging import page_envelope
 from store.reference.lists import (
     BOUNDARIES_CREDIT,
     authority_types,
@@ -23,8 +24,8 @@ from store.reference.prices import december_cpi, published_changes
 
 # The lists ship with the package: a new version of it is the only thing that changes them.
 REFERENCE_VERSION = "reference-2"
-area = Area(Blueprint("procurement_reference", __name__, url_prefix="/v1/public-procurement"), "public-procurement",
-            "Reference lists")
+area = Area(Blueprint("procurement_reference", __name__, url_prefix="/v1/public-procurement"), "Reference lists",
+            api="public-procurement")
 
 
 def _collection(items: list[dict[str, Any]], **extra: Any) -> Reply:

@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from api.paging import MAC_BYTES
+from api.transport.paging import MAC_BYTES
 from store.db import session_scope
 from store.keys import find_key
 from tests.api.test_news_api import news  # noqa: F401  (fixture)

@@ -103,7 +103,7 @@ def test_csv_amounts_are_the_digits_served(loaded_app, auth):
 
 
 def test_csv_flattens_nested_fields_to_json_text():
-    from api.csvpages import render_csv
+    from api.transport.csvpages import render_csv
 
     body = json.dumps({"items": [{"id": "a", "tags": ["x", "y"], "companies": [{"name": "Acme", "ticker": None}],
                                   "section": None, "confident": True, "importance": 3}],
@@ -115,7 +115,7 @@ def test_csv_flattens_nested_fields_to_json_text():
 
 
 def test_csv_escapes_text_a_spreadsheet_would_run_unless_raw_is_asked_for():
-    from api.csvpages import render_csv
+    from api.transport.csvpages import render_csv
 
     body = json.dumps({"items": [{"name": "=HYPERLINK(\"http://x\")", "note": "-1+2", "n": -3, "tab": "\tx",
                                   "plain": "Ankara"}], "total": 1, "next_cursor": None})

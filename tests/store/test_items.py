@@ -8,7 +8,7 @@ import json
 import pytest
 from sqlalchemy import select
 
-from api.schemas import SCHEMAS
+from api.description.schemas import SCHEMAS
 from loaders.procurement.load import load_release
 from store.db import session_scope
 from store.items import KEY_COLUMNS, KINDS, ItemKind

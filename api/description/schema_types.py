@@ -1,4 +1,4 @@
-"""The building blocks of the response schemas (api/schemas.py): a property with its description,
+"""The building blocks of the response schemas (api/description/schemas.py): a property with its description,
 and the kinds of field that recur (counts, shares, amounts, instants, plate codes, sector ids,
 objects, the collection envelope), each saying its unit once."""
 
@@ -10,7 +10,7 @@ from store.reference.lists import sectors
 
 TRY = "nominal Turkish lira (TRY, not adjusted for inflation)"
 EMPTY_NULL = "null when the set it is computed over is empty"
-CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"  # unpadded base64url (api/paging.py)
+CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"  # unpadded base64url (api/transport/paging.py)
 SECTOR_COUNT = len(sectors())
 
 

@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-EXAMPLES_FILE = Path(__file__).parent / "data" / "openapi-examples.json"
+EXAMPLES_FILE = Path(__file__).parent.parent / "data" / "openapi-examples.json"
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 

@@ -1,42 +1,10 @@
-"""What the OpenAPI document lists: the keyed operations registered by `api/endpoint.py`, and the
-operations written by hand (the document itself, self-registration). Routes add to it; only
-`api/openapi.py` reads it, so no route imports the document's builder."""
+"""The documented problem answers: what each error status means, and its OpenAPI response."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from api.params import Param
-from api.schemas import problem_schema_name
-
-
-@dataclass(frozen=True)
-class EndpointSpec:
-    """Everything the OpenAPI document says about one keyed GET endpoint."""
-
-    path: str
-    api: str
-    cost: int
-    summary: str
-    description: str
-    params: tuple[Param, ...]
-    response_schema: str
-    tag: str
-    path_params: tuple[Param, ...] = ()
-    extra_statuses: tuple[int, ...] = ()
-    operation_id: str = ""
-    links: dict[str, Any] = field(default_factory=dict)
-    method: str = "GET"
-    request_body: dict[str, Any] | None = None
-    success_status: int = 200
-    media_type: str = "application/json"
-
-
-REGISTRY: list[EndpointSpec] = []
-
-# Operations outside the keyed registry, by path and method; see `describe_paths`.
-EXTRA_PATHS: dict[str, dict[str, Any]] = {}
+from api.description.schemas import problem_schema_name
 
 ERROR_TEXT = {
     400: "Invalid parameters: `errors` lists each bad parameter with a message.",
@@ -60,8 +28,3 @@ def problem_response(status: int) -> dict[str, Any]:
     schema = {"$ref": f"#/components/schemas/{problem_schema_name(status)}"}
     return {"description": ERROR_TEXT[status], "content": {"application/problem+json": {"schema": schema}}}
 
-
-def describe_paths(paths: dict[str, dict[str, Any]]) -> None:
-    """Add hand-written operations (path -> method -> operation) to the document."""
-    for path, operations in paths.items():
-        EXTRA_PATHS.setdefault(path, {}).update(operations)

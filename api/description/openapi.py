@@ -1,17 +1,18 @@
-"""The OpenAPI 3.1 document, built from the endpoint registry and parameter rules (it cannot drift)."""
+"""The OpenAPI 3.1 document of one app, built from the operations it installed and their parameter
+rules (it cannot drift from what the server checks)."""
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
 from flask import current_app
 
-from api.catalogue import EXTRA_PATHS, REGISTRY, EndpointSpec, problem_response
-from api.examples import add_examples
-from api.schemas import SCHEMAS
-from api.urls import public_base
+from api.description.examples import add_examples
+from api.description.responses import problem_response
+from api.description.schemas import SCHEMAS
+from api.operations import Operation, Outcome, app_operations
+from api.transport.urls import public_base
 
 API_VERSION = "1.0.0"
 # The product's name as it is written; a client generator is given its package name
@@ -104,11 +105,40 @@ def _parameter(param, location: str = "query", required: bool = False) -> dict[s
             "schema": param.document_schema()}
 
 
+def _public_operation(spec: Operation) -> dict[str, Any]:
+    """A public operation (no key): its documented answers and problems."""
+    responses: dict[str, Any] = {}
+    for outcome in spec.outcomes:
+        responses[str(outcome.status)] = _outcome(outcome)
+    for status in spec.problems:
+        responses[str(status)] = problem_response(status)
+    parameters = [_parameter(p, "path", True) for p in spec.path_params]
+    parameters += [_parameter(p, required=p.name in spec.required) for p in spec.params]
+    operation: dict[str, Any] = {"operationId": spec.operation_id, "tags": [spec.tag], "security": [],
+                                 "summary": spec.summary, "description": spec.description}
+    if parameters:
+        operation["parameters"] = parameters
+    if spec.request_body:
+        operation["requestBody"] = spec.request_body
+    return operation | {"responses": responses}
+
+
+def _outcome(outcome: Outcome) -> dict[str, Any]:
+    response: dict[str, Any] = {"description": outcome.description}
+    if outcome.headers:
+        response["headers"] = outcome.headers
+    if outcome.schema is not None:
+        response["content"] = {outcome.media_type: {"schema": outcome.schema}}
+    return response
+
+
 def _headers(names: dict[str, tuple[str, str]]) -> dict[str, Any]:
     return {name: {"description": text, "schema": {"type": kind}} for name, (kind, text) in names.items()}
 
 
-def _operation(spec: EndpointSpec) -> dict[str, Any]:
+def _operation(spec: Operation) -> dict[str, Any]:
+    if spec.public:
+        return _public_operation(spec)
     etag = {"ETag": {"description": "Strong validator of this answer.", "schema": {"type": "string"}}}
     success = str(spec.success_status)
     responses: dict[str, Any] = {
@@ -166,14 +196,11 @@ def _operation(spec: EndpointSpec) -> dict[str, Any]:
 
 
 def build_openapi() -> dict[str, Any]:
-    """The whole document for the registered endpoints, with the server base from configuration."""
+    """The whole document for the current app's operations, with the server base from configuration."""
     paths: dict[str, Any] = {}
-    for spec in REGISTRY:
+    for spec in app_operations():
         path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", spec.path)  # Flask's <int:id> is OpenAPI's {id}
         paths.setdefault(path, {})[spec.method.lower()] = _operation(spec)
-    for path, operations in EXTRA_PATHS.items():
-        # A copy: the examples are added to the document, never to the registered operations.
-        paths.setdefault(path, {}).update(copy.deepcopy(operations))
     base = public_base()
     document = {
         "openapi": "3.1.0",

@@ -81,15 +81,15 @@ def cursor_filters(values: dict[str, Any], params: Iterable[Any]) -> dict[str, A
     return {p.name: values.get(p.name) for p in params if p.filter}
 
 
-def finish_page(rows: list[tuple[Any, str]], total: int, values: dict[str, Any], params: Iterable[Any],
-                position: Callable[[Any], Any]) -> str:
+def finish_page(rows: list[tuple[Any, str]], total: int, values: Any, *, position: Callable[[Any], Any]) -> str:
     """The envelope of (order key, body) rows fetched with `limit + 1`: the extra row only says that a
-    next page exists, and the cursor points after the last row shown."""
+    next page exists, and the cursor points after the last row shown. `values` are parse_args's
+    Values: the cursor is bound to their filters."""
     limit = values["limit"]
     next_cursor = None
     if len(rows) > limit:
         rows = rows[:limit]
-        next_cursor = encode_cursor(position(rows[-1][0]), cursor_filters(values, params))
+        next_cursor = encode_cursor(position(rows[-1][0]), cursor_filters(values, values.params))
     return page_envelope([body for _, body in rows], total, next_cursor)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import current_app
 
-from api.paging import filters_digest
+from api.transport.paging import filters_digest
 
 MAX_ENTRIES = 4096
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.schema_types import (
+from api.description.schema_types import (
     EMPTY_NULL,
     amount,
     count,

@@ -1,6 +1,6 @@
 """Paged answers as CSV (`Accept: text/csv` or `format=csv`): the page's items as RFC 4180 rows under
 a header row, the columns of the item schema in its order; the envelope's `total` and `next_cursor`
-go into headers, as they do for JSON pages (api/pagelinks.py)."""
+go into headers, as they do for JSON pages (api/transport/pagelinks.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import request
 
+from api.description.schemas import SCHEMAS
 from api.params import enum_param
-from api.schemas import SCHEMAS
 
 CSV_MEDIA_TYPE = "text/csv"
 # Not a filter: a cursor from a JSON page carries on in CSV and back.

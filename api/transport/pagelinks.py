@@ -8,14 +8,14 @@ from urllib.parse import urlencode
 
 from flask import request
 
-from api.urls import public_url
+from api.transport.urls import public_url
 
 # Left out of the next URL: the cursor is replaced, and a key sent as `apikey` is not echoed back.
 NOT_CARRIED = frozenset({"cursor", "apikey"})
 
 
 def page_meta(body: str) -> tuple[int, str | None]:
-    """`total` and `next_cursor` of an envelope written by api/paging.py `page_envelope`, which puts
+    """`total` and `next_cursor` of an envelope written by api/transport/paging.py `page_envelope`, which puts
     them after the items: read from the tail, without parsing the page."""
     tail = body[body.rindex('],"total":') + 2:]
     meta = json.loads("{" + tail)

@@ -1,0 +1,150 @@
+"""The guard of every keyed operation: the order of checks from decisions.md in one place (401 → 403 →
+429 → 400 → 402 → answer), then the answer with its ETag, credits, paging headers and representation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Response, current_app, g, request
+
+from api.answers import Answer, answers, request_target
+from api.auth import authenticate, require_api
+from api.db import db_session
+from api.limits import count_unkeyed_request, keyed_limit, refund_hit
+from api.operations import Operation, Reply
+from api.params import parse_args
+from api.problems import PaymentRequired, Unauthorized
+from api.transport.compression import selected_etag
+from api.transport.conditional import compute_etag, matches, not_modified
+from api.transport.csvpages import CSV_MEDIA_TYPE, csv_columns, render_csv, wants_csv
+from api.transport.pagelinks import page_headers, page_meta
+from store.db import end_read_before_write
+from store.errors import InsufficientCreditsError
+from store.keys import Caller, debit_credits, get_credits
+
+CREDITS_HEADER = "X-Credits-Remaining"
+
+
+def guarded_view(operation: Operation, handler: Callable[..., Reply], *,
+                 data_version: Callable[[Caller], str] | None = None) -> Callable[..., Response]:
+    """The Flask view of a keyed operation: the checks in the order of decisions.md, then `handler`."""
+    columns = csv_columns(operation.response_schema) if operation.paged else None
+
+    def read(path_values: dict[str, Any]) -> Answer:
+        values = parse_args(request.args.to_dict(flat=False), operation.params, checks=operation.checks)
+        _check_credits(operation.cost)
+        reply = handler(values, **path_values)
+        return Answer(reply.body, compute_etag(reply.body, reply.version),
+                      page_meta(reply.body) if operation.paged else None)
+
+    def cache_key() -> tuple[str, str, str] | None:
+        if data_version is None or answers() is None:
+            return None
+        # The version was read with the key, in the same snapshot as (or before) anything the handler
+        # reads, so an entry never holds data older than its version says.
+        return operation.operation_id, data_version(g.api_key), request_target()
+
+    @keyed_limit
+    def limited(**path_values: Any) -> Response:
+        if operation.method == "GET":
+            return _answer(read, path_values, operation.cost, cache_key(), operation.media_type, columns)
+        return _change(operation, handler, path_values)
+
+    def view(**path_values: Any) -> Response:
+        try:
+            caller = authenticate()
+        except Unauthorized:
+            count_unkeyed_request()  # 429 once the client's address has spent the default rate
+            raise
+        require_api(caller, operation.api)
+        return limited(**path_values)
+
+    view.__name__ = operation.operation_id
+    return view
+
+
+def _change(operation: Operation, handler: Callable[..., Reply], path_values: dict[str, Any]) -> Response:
+    """A POST: parameters, then the handler, as one unit of work committed after it answered."""
+    values = parse_args(request.args.to_dict(flat=False), operation.params, checks=operation.checks)
+    # End the read transaction of the checks first: on SQLite a read snapshot cannot be upgraded to a
+    # write once another writer (a release load, say) has committed.
+    db_session().commit()
+    reply = handler(values, **path_values)
+    # What the handler wrote is committed here, after it returned an answer (an error rolls it back,
+    # api/db.py).
+    db_session().commit()
+    return Response(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
+
+
+def _check_credits(cost: int) -> None:
+    if cost and g.api_key.credits < cost:
+        raise _payment_required(cost, g.api_key.credits)
+
+
+def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
+            cache_key: tuple[str, str, str] | None, media_type: str, columns: list[str] | None) -> Response:
+    # `cache_key` is None when there is no cache or the area has no data version.
+    answer = answers().get(cache_key) if cache_key is not None else None
+    remembered = answer is not None
+    if answer is None:
+        answer = read(path_values)  # parameters (400) and credits (402), in that order, then the handler
+        if cache_key is not None:
+            answers().put(cache_key, answer)
+    else:
+        _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
+    # A paid answer says the credits left after it, so a client sees the end coming before a 402.
+    headers = {CREDITS_HEADER: str(g.api_key.credits)} if cost else {}
+    body, media_type, etag = _representation(answer, media_type, columns, headers)
+    sent_etag = selected_etag(etag, len(body.encode("utf-8")), media_type)
+    if matches(sent_etag):
+        # A 304 is free of the rate limit only when the worker answered it from memory for a real
+        # ETag; `*` matches anything, so it would otherwise give unlimited, uncounted queries.
+        if remembered and not request.if_none_match.star_tag:
+            refund_hit()
+        response = not_modified(sent_etag)
+        response.headers.update(headers)
+        return response
+    if cost and request.method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
+        # The debit runs on the request's own session: a second connection per request exhausts
+        # the pool under load.
+        session = db_session()
+        end_read_before_write(session)
+        try:
+            headers[CREDITS_HEADER] = str(debit_credits(session, g.api_key.id, cost))
+            session.commit()
+        except InsufficientCreditsError:
+            session.rollback()
+            # Another request spent the last credits between the check above and this debit.
+            raise _payment_required(cost, get_credits(session, g.api_key.id)) from None
+    if answer.page is not None and request.method != "HEAD":
+        # A free HEAD shows no count and no next page: walking the pages or reading the total would
+        # answer "how many match" for nothing.
+        headers.update(page_headers(*answer.page))
+    response = Response(body, mimetype=media_type, headers=headers)
+    response.set_etag(etag)  # flask-compress adds `:gzip` when it compresses (api/transport/compression.py)
+    return response
+
+
+def _representation(answer: Answer, media_type: str, columns: list[str] | None,
+                    headers: dict[str, str]) -> tuple[str, str, str]:
+    """Body, media type and ETag of the representation asked for: a paged answer is JSON or CSV by
+    `format` or `Accept`; CSV is another representation, so it has another strong validator."""
+    if columns is None:
+        return answer.body, media_type, answer.etag
+    headers["Vary"] = "Accept"
+    chosen = wants_csv()
+    if chosen is not None:
+        return (render_csv(answer.body, columns, safe=chosen == "csv"), CSV_MEDIA_TYPE,
+                f"{answer.etag}-{chosen}")
+    return answer.body, media_type, answer.etag
+
+
+def _payment_required(cost: int, credits: int) -> PaymentRequired:
+    # A 402 says the credits left, like every other answer of a paid endpoint.
+    return PaymentRequired(
+        f"This call costs {cost} credit(s); the key does not hold enough.",
+        headers={CREDITS_HEADER: str(max(credits, 0))},
+        credits_required=cost,
+        upgrade_url=current_app.config["UPGRADE_URL"],
+    )
