@@ -36,3 +36,9 @@ def close_session(_exc: BaseException | None = None) -> None:
             session.invalidate()
         except StoreError:
             pass
+
+
+def forget_failed_read() -> None:
+    """End the transaction of a read that failed (the store went away), so that the next read of the
+    same request may try again instead of failing on the broken transaction."""
+    db_session().rollback()

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, g
 
 from api.areas import Area
-from api.db import db_session
+from api.db import db_session, forget_failed_read
 from api.operations import Reply, json_body
 from api.params import Param, Values, enum_param, paging, string_param
 from api.transport.paging import finish_page, page_envelope
@@ -74,7 +74,7 @@ def _period_schema() -> dict[str, Any]:
         release = _release()
     except StoreError:
         # The document is served while the store is away; the pattern then describes the years.
-        db_session().rollback()
+        forget_failed_read()
         return PERIOD.schema
     latest = release.latest_year if release else FIRST_YEAR
     return {"type": "string", "enum": [str(year) for year in range(FIRST_YEAR, latest + 1)] + ["all"]}
