@@ -3,97 +3,50 @@
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, g
+from flask import Blueprint
 
 from api.areas import Area
-from api.db import db_session, forget_failed_read
+from api.db import db_session
 from api.operations import Reply, json_body
-from api.params import Param, Values, enum_param, paging, string_param
+from api.params import Param, Values, enum_param, string_param
+from api.routes.release_params import (
+    FIRST_YEAR,
+    NO_RELEASE,
+    PAGING,
+    PERIOD,
+    SECTOR_HELP,
+    check_cursor_release,
+    province_param,
+    release_version,
+    sector_param,
+    served_release,
+)
 from api.transport.paging import finish_page, page_envelope
-from store.errors import StoreError
 from store.items import COVERAGE, INDEX_KINDS, KINDS, PROVINCE_SECTORS, SUPPLY_FLOWS, ItemKind
 from store.reference.coverage import COMPLETE_YEARS
 from store.reference.dimensions import INDEX_DIMENSIONS
 from store.reference.lists import (
-    provinces,
     resolve_authority_type,
     resolve_procedure,
     resolve_province,
     resolve_sector,
-    sectors,
 )
-from store.releases import get_active_release, list_items
+from store.releases import list_items
 from store.times import format_utc
 
-NO_RELEASE = "none"
-FIRST_YEAR = 2019  # the source's first year (public-procurement-api.md, "General facts" 3)
 area = Area(Blueprint("procurement", __name__, url_prefix="/v1/public-procurement"), "Public procurement",
             api="public-procurement",
-            data_version=lambda caller: f"release-{caller.release_id}" if caller.release_id else NO_RELEASE)
-
-PROVINCE_HELP = ("Plate code (`6` or `06`) or name, in any case, with or without Turkish letters (`İstanbul`, "
-                 "`istanbul`); the list gives the plate codes, the official names and their ASCII forms.")
-SECTOR_HELP = ("Sector id from /sectors, or its Turkish or English name, in any case, with or without Turkish "
-               "letters.")
-
-
-def _listed(param: Param, values: list[str]) -> Param:
-    """The parameter with its canonical values as the alternatives of a pattern (the resolver also takes
-    other cases and spellings). Not an enum: `Adana` and `adana` would be one member name in a generated
-    client, which refuses to build."""
-    alternatives = "|".join(re.sub(r"([\\^$.|?*+()\[\]{}/])", r"\\\1", v) for v in dict.fromkeys(values))
-    return replace(param, schema={**param.schema, "pattern": f"^({alternatives})$"})
-
-
-# Plate codes with and without the leading zero, the official names and their ASCII forms.
-PROVINCE_VALUES = ([str(plate) for plate in provinces()] + [f"{plate:02d}" for plate in provinces() if plate < 10]
-                   + [p.name for p in provinces().values()] + [p.ascii_name for p in provinces().values()])
-SECTOR_VALUES = ([str(s.id) for s in sectors().values()] + [s.name_tr for s in sectors().values()]
-                 + [s.name_en for s in sectors().values()])
-
-
-def _province(name: str, what: str) -> Param:
-    return _listed(string_param(name, f"{what} {PROVINCE_HELP}", resolve_province), PROVINCE_VALUES)
-
-
-def _sector(description: str) -> Param:
-    return _listed(string_param("sector", description, resolve_sector), SECTOR_VALUES)
-
+            data_version=release_version)
 
 SUBJECT_RESOLVERS = {"province": resolve_province, "sector": resolve_sector,
                      "authority-type": resolve_authority_type, "procedure": resolve_procedure}
 
 
-def _period_schema() -> dict[str, Any]:
-    """The years the release served covers, and `all`: the exact set `check_subject_and_period` accepts."""
-    try:
-        release = _release()
-    except StoreError:
-        # The document is served while the store is away; the pattern then describes the years.
-        forget_failed_read()
-        return PERIOD.schema
-    latest = release.latest_year if release else FIRST_YEAR
-    return {"type": "string", "enum": [str(year) for year in range(FIRST_YEAR, latest + 1)] + ["all"]}
-
-
-PERIOD = replace(string_param("period", "A year from 2019 to the latest year of the release served, or `all` "
-                              "(every year pooled); the list follows the release served. Default: every year and "
-                              "`all`.", pattern="^([0-9]{4}|all)$", pattern_message="must be a four-digit year or all"),
-                 current_schema=_period_schema)
 SUBJECT = string_param("subject", "One subject of the dimension: a province (plate code or name), a sector (id or "
                        "name), an authority-type id or a procedure id. Not allowed with `dimension=overall`. "
                        "Default: every subject.")
-
-
-def _release():
-    """The release served, read once per request."""
-    if "active_release" not in g:
-        g.active_release = get_active_release(db_session())
-    return g.active_release
 
 
 def check_subject_and_period(values: dict[str, Any]) -> list[dict[str, str]]:
@@ -110,31 +63,11 @@ def check_subject_and_period(values: dict[str, Any]) -> list[dict[str, str]]:
                 errors.append({"parameter": "subject", "message": str(exc)})
     period = values.get("period")
     if period is not None and period != "all":
-        release = _release()
+        release = served_release()
         latest = release.latest_year if release else FIRST_YEAR
         if not (period.isdigit() and FIRST_YEAR <= int(period) <= latest):
             errors.append({"parameter": "period", "message": f"must be a year from 2019 to {latest}, or all"})
     return errors
-
-
-def check_cursor_release(values: dict[str, Any]) -> list[dict[str, str]]:
-    """A cursor's positions belong to the release it was issued for."""
-    cursor = values.get("cursor")
-    if cursor is not None and (_release() is None or cursor.position[0] != _release().id):
-        return [{"parameter": "cursor", "message": "a new release is served since this cursor was issued; "
-                 "start again without cursor"}]
-    return []
-
-
-MAX_POSITION = 2**31 - 1  # release ids and item positions are 32-bit integer columns
-
-
-def _is_release_position(position: Any) -> bool:
-    return (isinstance(position, list) and len(position) == 2
-            and all(type(x) is int and 0 <= x <= MAX_POSITION for x in position))
-
-
-PAGING = paging(_is_release_position)
 
 
 def check_scope(kind: str):
@@ -158,7 +91,7 @@ def check_scope(kind: str):
 def page(kind: ItemKind, keys: dict[str, Any], values: Values, *,
          alternative_order: bool = False) -> Reply:
     """One page of a statistics endpoint from the release served, with a cursor bound to release and filters."""
-    release = _release()
+    release = served_release()
     if release is None:
         return Reply(page_envelope([], 0, None), NO_RELEASE)
     after = values["cursor"].position[1] if values.get("cursor") is not None else None
@@ -216,8 +149,8 @@ def list_localization_indices(values: dict[str, Any]) -> Reply:
 
 
 PROVINCE_SECTOR_PARAMS = (
-    _province("province", "Province of the buying authorities."),
-    _sector(SECTOR_HELP),
+    province_param("province", "Province of the buying authorities."),
+    sector_param(SECTOR_HELP),
     enum_param("sort", ["amount", "tenders"], "Order, descending; ties by province then sector.", "amount"),
     *PAGING,
 )
@@ -233,8 +166,8 @@ def list_province_sectors(values: dict[str, Any]) -> Reply:
     return page(PROVINCE_SECTORS, keys, values, alternative_order=values["sort"] == "tenders")
 
 
-FLOW_PARAMS = (_province("buyerProvince", "Province of the buying authorities."),
-               _province("supplierProvince", "Province of the suppliers' head offices."), *PAGING)
+FLOW_PARAMS = (province_param("buyerProvince", "Province of the buying authorities."),
+               province_param("supplierProvince", "Province of the suppliers' head offices."), *PAGING)
 
 
 @area.get("/supply-flows", cost=1, params=FLOW_PARAMS, checks=[check_cursor_release],
@@ -247,7 +180,7 @@ def list_supply_flows(values: dict[str, Any]) -> Reply:
 
 
 def ranking_params(methods: list[str]) -> tuple[Param, ...]:
-    return (_province("province", "Give this or `sector`."), _sector(f"{SECTOR_HELP} Give this or `province`."),
+    return (province_param("province", "Give this or `sector`."), sector_param(f"{SECTOR_HELP} Give this or `province`."),
             enum_param("method", methods, "How the amount was awarded; only `tender` goes with a sector.", "tender"),
             *PAGING)
 
@@ -288,7 +221,7 @@ def get_datasets(values: dict[str, Any]) -> Reply:
     compared with complete ones. `coverage` says what the release itself holds: the years it has
     records of, with their counts, and how many awarded lots carry the fields the statistics rest on.
     Before the first release is loaded the release fields are null and `datasets` is empty."""
-    release = _release()
+    release = served_release()
     if release is None:
         empty = {"release": None, "releaseId": None, "publishedAt": None, "loadedAt": None, "synthetic": None,
                  "latestYear": None, "completeYears": complete_years(), "coverage": None, "datasets": []}

@@ -172,7 +172,7 @@ def test_openapi_period_lists_the_years_of_the_release_served(app, demo_release)
 def test_openapi_listed_values_are_all_accepted(loaded_app, auth):
     """What positive_data_acceptance in .ci/run relies on: every value the schema lists is answered 200,
     and the first year after the release is not listed (it is a 400)."""
-    from api.routes.procurement import PROVINCE_VALUES, SECTOR_VALUES
+    from api.routes.release_params import PROVINCE_VALUES, SECTOR_VALUES
 
     client = loaded_app.test_client()
     doc = _document(loaded_app)
