@@ -12,6 +12,8 @@ _TURKISH_FOLD = str.maketrans({"İ": "i", "I": "i", "ı": "i", "ş": "s", "Ş": 
                                "ü": "u", "Ü": "u", "ö": "o", "Ö": "o", "ç": "c", "Ç": "c",
                                "â": "a", "Â": "a", "î": "i", "Î": "i", "û": "u", "Û": "u"})
 _SPACE = re.compile(r"\s+")
+# A word character that is not `_`: exactly the characters for which str.isalnum() is true.
+_WORD = re.compile(r"[^\W_]+")
 
 
 def fold(text: str) -> str:
@@ -24,13 +26,4 @@ def fold(text: str) -> str:
 def name_words(text: str) -> list[str]:
     """The words of a folded name, in order: maximal runs of letters and digits (`str.isalnum`), so
     that punctuation separates words (`A.Ş.` is `a`, `s`; `(Ankara)` is `ankara`)."""
-    words, current = [], []
-    for char in fold(text):
-        if char.isalnum():
-            current.append(char)
-        elif current:
-            words.append("".join(current))
-            current = []
-    if current:
-        words.append("".join(current))
-    return words
+    return _WORD.findall(fold(text))
