@@ -280,32 +280,27 @@ def supply_flow_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]
 # (kind, scope, method) -> SQL giving scope_id, entity id and amount/count per entity; the amount is
 # rounded to the kuruş before ranking, so that ties of the served amounts break by id. The national
 # scope has no id: one ranking over every authority or contractor.
+def _ranking(scope: str, entity: str, amount: str, table: str) -> str:
+    """Amount and count per entity and scope id; the national scope has one ranking, its id null."""
+    scope_id = "NULL::INTEGER" if scope == "national" else scope
+    return (f"SELECT {scope_id} AS scope_id, {entity} AS id, CAST(sum({amount}) AS DECIMAL(38,2)) AS amount, "
+            f"count(*) AS n FROM {table} GROUP BY 1, 2")
+
+
 RANKINGS: dict[tuple[str, str, str], str] = {
-    ("top-authorities", "province", "tender"):
-        "SELECT province AS scope_id, authority_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
-    ("top-authorities", "province", "direct"):
-        "SELECT province AS scope_id, authority_id AS id, CAST(sum(amount_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM dp GROUP BY 1, 2",
-    ("top-authorities", "sector", "tender"):
-        "SELECT sector AS scope_id, authority_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
-    ("top-contractors", "province", "tender"):
-        "SELECT province AS scope_id, contractor_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
-    ("top-contractors", "sector", "tender"):
-        "SELECT sector AS scope_id, contractor_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
-    ("top-contractors", "province", "direct"):
-        "SELECT province AS scope_id, supplier_id AS id, CAST(sum(amount_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM dp GROUP BY 1, 2",
+    **{("top-authorities", scope, "tender"): _ranking(scope, "authority_id", "value_x", "aw")
+       for scope in ("province", "sector", "national")},
+    **{("top-authorities", scope, "direct"): _ranking(scope, "authority_id", "amount_x", "dp")
+       for scope in ("province", "national")},
+    **{("top-contractors", scope, "tender"): _ranking(scope, "contractor_id", "value_x", "aw")
+       for scope in ("province", "sector", "national")},
+    **{("top-contractors", scope, "direct"): _ranking(scope, "supplier_id", "amount_x", "dp")
+       for scope in ("province", "national")},
     ("top-contractors", "province", "headquartered"): """
         SELECT co.province AS scope_id, won.id, CAST(sum(won.amount) AS DECIMAL(38,2)) AS amount, count(*) AS n
         FROM (SELECT contractor_id AS id, value_x AS amount FROM aw
               UNION ALL SELECT supplier_id, amount_x FROM dp) won
         JOIN co ON co.contractor_id = won.id WHERE co.province IS NOT NULL GROUP BY 1, 2""",
-    ("top-authorities", "national", "tender"):
-        "SELECT NULL::INTEGER AS scope_id, authority_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 2",
-    ("top-authorities", "national", "direct"):
-        "SELECT NULL::INTEGER AS scope_id, authority_id AS id, CAST(sum(amount_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM dp GROUP BY 2",
-    ("top-contractors", "national", "tender"):
-        "SELECT NULL::INTEGER AS scope_id, contractor_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 2",
-    ("top-contractors", "national", "direct"):
-        "SELECT NULL::INTEGER AS scope_id, supplier_id AS id, CAST(sum(amount_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM dp GROUP BY 2",
 }
 
 
