@@ -11,6 +11,10 @@ class NotFoundError(StoreError):
     """The row asked for does not exist."""
 
 
+class DetailsMissingError(NotFoundError):
+    """The release was loaded before its awards, parties and benchmarks were kept: load it again."""
+
+
 class InsufficientCreditsError(StoreError):
     """The key does not hold enough credits for the call."""
 

@@ -14,6 +14,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     true,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -133,6 +134,11 @@ class Release(Base):
     # False while its items are written, in batches of their own short transactions (so that on
     # SQLite no write lock is held for the whole load): such a release is never listed nor served.
     complete: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The layout of the release's own tables of awards, parties and benchmarks (store/details.py);
+    # 0 for a release loaded before they existed, which has none.
+    details: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Whether its tenders.csv had the optional `name` column: its awards then carry `tenderName`.
+    tender_names: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     datasets: Mapped[list[ReleaseDataset]] = relationship(
         back_populates="release", cascade="all, delete-orphan", order_by="ReleaseDataset.position"

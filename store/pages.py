@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, literal, select
 from sqlalchemy.orm import Session
+
+from store.jsontext import item_json
+
+
+@dataclass(frozen=True)
+class Page:
+    """One keyset page of items as served: `items` are JSON-ready dicts (amounts as Decimals: write
+    them with store.jsontext.item_json), `positions` the keyset position of each (a cursor after an
+    item carries its position), `total` how many match in all."""
+
+    items: list[dict[str, Any]]
+    positions: list[Any]
+    total: int
+
+    def rows(self) -> list[tuple[Any, str]]:
+        """(position, item JSON) pairs, as `list_items` returns them and the API's paging takes them."""
+        return [(p, item_json(i)) for p, i in zip(self.positions, self.items, strict=True)]
 
 
 def fetch_page(

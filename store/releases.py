@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
+from store.details import drop_next_detail_table
 from store.errors import NotFoundError
 from store.items import ItemKind
 from store.models import Release, ReleaseDataset, StatItem
@@ -56,13 +57,19 @@ def insert_items(session: Session, release_id: int, batch: list[dict[str, Any]])
     session.execute(insert(StatItem), [{**item, "release_id": release_id} for item in batch])
 
 
-def complete_release(session: Session, release_id: int) -> None:
-    session.execute(update(Release).where(Release.id == release_id).values(complete=True))
+def complete_release(session: Session, release_id: int, *, details: int = 0, tender_names: bool = False) -> None:
+    """Make a loaded release one that can be served; `details` is the layout of the tables it was
+    given (store/details.py), `tender_names` whether its tenders have names."""
+    session.execute(update(Release).where(Release.id == release_id).values(
+        complete=True, details=details, tender_names=tender_names))
 
 
 def purge_release(session: Session, release_id: int, *, batch_rows: int = INSERT_BATCH_ROWS) -> bool:
-    """Delete one batch of an incomplete release's items, or the release itself once it has none;
-    True while there is more to delete. Batches, so that no transaction holds the write lock long."""
+    """Drop one of an incomplete release's own tables (store/details.py), else delete one batch of its
+    items, or the release itself once it has none; True while there is more to delete. One step per
+    call, so that no transaction holds the write lock long."""
+    if drop_next_detail_table(session, release_id):
+        return True
     ids = select(StatItem.id).where(StatItem.release_id == release_id).limit(batch_rows).scalar_subquery()
     if session.execute(delete(StatItem).where(StatItem.id.in_(ids))).rowcount:
         return True

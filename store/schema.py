@@ -58,10 +58,21 @@ def _v8_release_complete(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE releases ADD COLUMN complete BOOLEAN NOT NULL DEFAULT TRUE"))
 
 
+def _v9_release_details(conn: Connection) -> None:
+    # Releases stored before this step have no tables of awards, parties and benchmarks (details 0)
+    # and no tender names; loading them again gives them both.
+    columns = {c["name"] for c in inspect(conn).get_columns("releases")}
+    if "details" not in columns:
+        conn.execute(text("ALTER TABLE releases ADD COLUMN details INTEGER NOT NULL DEFAULT 0"))
+    if "tender_names" not in columns:
+        conn.execute(text("ALTER TABLE releases ADD COLUMN tender_names BOOLEAN NOT NULL DEFAULT FALSE"))
+
+
 # Append a step for every change of the schema; never edit a step that has shipped.
 STEPS: list[Callable[[Connection], None]] = [_v1_initial, _v2_data_versions, _v3_article_order_index,
                                              _v4_account_requests, _v5_release_jobs,
-                                             _v6_server_keys, _v7_signup_allowances, _v8_release_complete]
+                                             _v6_server_keys, _v7_signup_allowances, _v8_release_complete,
+                                             _v9_release_details]
 CURRENT_VERSION = len(STEPS)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import requests
 from werkzeug.serving import make_server
 
-from loaders.procurement.release import COLUMNS
+from loaders.procurement.release import COLUMNS, OPTIONAL_COLUMNS
 
 PROBLEM_BASE = "https://problems.test"
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,11 +57,13 @@ def error_parameters(body: dict[str, Any]) -> list[str]:
 
 def write_release(directory: Path, tables: dict[str, list[dict[str, Any]]], *, release: str = "2026-W47",
                   published: str = "2026-11-20T06:00:00Z", synthetic: bool = False,
-                  rows_override: dict[str, int] | None = None) -> Path:
-    """Write a release directory from rows; files missing from `tables` are written empty."""
+                  rows_override: dict[str, int] | None = None, optional: bool = False) -> Path:
+    """Write a release directory from rows; files missing from `tables` are written empty; with
+    `optional`, the optional columns too (tenders' `name`)."""
     directory.mkdir(parents=True, exist_ok=True)
     datasets = []
     for file, columns in COLUMNS.items():
+        columns = columns + (OPTIONAL_COLUMNS.get(file, []) if optional else [])
         rows = tables.get(file, [])
         with open(directory / file, "w", encoding="utf-8", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=columns, lineterminator="\n")

@@ -10,7 +10,7 @@ from loaders.ekap.base import BaseRelease
 from loaders.ekap.registry import ABROAD, Authority, Registry
 from loaders.ekap.report import Report
 from loaders.ekap.tables import TenderRow
-from loaders.procurement.release import COLUMNS
+from loaders.procurement.release import COLUMNS, OPTIONAL_COLUMNS
 
 
 def _amount(value: Decimal | None) -> str | None:
@@ -25,7 +25,7 @@ def _ikn_order(ikn: str) -> tuple[int, int, str]:
 def _tender_rows(row: TenderRow, registry: Registry) -> tuple[dict, dict[int, dict]]:
     tender = {"tender_id": row.ikn, "authority_id": registry.authority_id(row.authority),
               "tender_date": row.tender_date.isoformat(), "procedure": row.procedure, "sector": str(row.sector),
-              "estimated_cost": _amount(row.estimate), "lots": str(row.lots)}
+              "estimated_cost": _amount(row.estimate), "lots": str(row.lots), "name": row.name}
     awards = {}
     for award in row.awards:
         if award.contractor is not None:
@@ -47,6 +47,8 @@ def _merge(tender: dict, awards: dict[int, dict], base: BaseRelease, report: Rep
     merged = {**base.awards.get(ikn, {}), **awards}
     lots = max(int(old["lots"]), int(tender["lots"]), max(merged, default=1))
     report.note("replaces-base", f"replaces lots {sorted(awards) or 'none'} of the base release's tender", ikn=ikn)
+    if not tender["name"] and old.get("name"):
+        tender = {**tender, "name": old["name"]}  # a name the new records do not print is kept
     if lots > 1 and tender["estimated_cost"] is not None:
         report.note("multi-lot-estimate", "with the base release's lots the tender has several lots: the "
                     "tender-wide estimate is left out", ikn=ikn, field="estimated_cost")
@@ -55,7 +57,7 @@ def _merge(tender: dict, awards: dict[int, dict], base: BaseRelease, report: Rep
 
 
 def _frame(file: str, rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=COLUMNS[file], dtype=object).astype(object).where(
+    return pd.DataFrame(rows, columns=COLUMNS[file] + OPTIONAL_COLUMNS.get(file, []), dtype=object).astype(object).where(
         lambda f: f.notna() & (f != ""), None)
 
 

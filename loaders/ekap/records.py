@@ -12,6 +12,7 @@ from loaders.ekap.report import NOTE, UNMAPPED, Entry
 # Our attribute -> where a record may hold it, first found wins. Dotted paths walk objects.
 FIELDS: dict[str, tuple[str, ...]] = {
     "ikn": ("ikn",),
+    "name": ("ihaleAdi", "name", "basic_info.name"),
     "authority_id": ("idare.id", "idareId", "authority.id"),
     "authority": ("idare.adi", "idareAdi", "authority", "authority.name"),
     "top_institution": ("idare.enUstIdareAdi", "authority.top_authority_name"),

@@ -47,6 +47,7 @@ class TenderRow:
     estimate: Decimal | None
     lots: int
     awards: list[AwardRow] = field(default_factory=list)
+    name: str | None = None  # İhale Adı
 
 
 @dataclass
@@ -71,7 +72,8 @@ class Mapper:
             return None, {**trace, "status": "kept-out"}
         awards, status = self._awards(picture, where, day)
         lots = max(1, len(picture.lots))
-        row = TenderRow(picture.ikn, authority, day, procedure, sector, self._estimate(picture, where), lots, awards)
+        row = TenderRow(picture.ikn, authority, day, procedure, sector, self._estimate(picture, where), lots, awards,
+                        self._name(picture))
         return row, {**trace, "status": status, "lots": lots, "awardedLots": sum(1 for a in awards if a.contractor)}
 
     def _authority(self, picture: TenderPicture, where: dict, trace: dict) -> Authority | None:
@@ -121,6 +123,14 @@ class Mapper:
             self.report.note("authority-province-from-name", f"province of {name!r} read from its name",
                              field="province", **where)
         return plate
+
+    @staticmethod
+    def _name(picture: TenderPicture) -> str | None:
+        """The tender's name (İhale Adı): EKAP's `ihaleAdi` (or a saved record's `name`), else the
+        first result notice's "2- İhale konusu …  a) Adı"; None when neither gives one."""
+        notice = picture.first_notice
+        return clean_text(picture.fields.get("name")) or (clean_text(notice.fields.get("subject")) if notice else "") \
+            or None
 
     def _tender_date(self, picture: TenderPicture, where: dict) -> date | None:
         notice = picture.first_notice

@@ -6,7 +6,6 @@ rows the store keeps (filter keys, order positions and the JSON body of each ite
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from decimal import Decimal
@@ -16,6 +15,7 @@ import duckdb
 import pandas as pd
 
 from store.items import COVERAGE, INDEX_KINDS, KINDS, PROVINCE_SECTORS, SUPPLY_FLOWS
+from store.jsontext import item_json
 from store.reference.dimensions import INDEX_DIMENSIONS
 from store.reference.lists import authority_types, procedures, provinces, sectors
 
@@ -39,14 +39,22 @@ def _money(expression: str) -> str:
     return f"CAST(CAST({expression} AS DECIMAL(38,2)) AS VARCHAR)"
 
 
+def has_tender_names(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the release's tenders.csv has the optional `name` column."""
+    return "name" in {r[0] for r in con.execute("DESCRIBE raw_tenders").fetchall()}
+
+
 def build_typed_tables(con: duckdb.DuckDBPyConnection) -> int:
     """Typed, joined tables over the raw text tables; returns the latest year in the release."""
+    # An empty name is no name: the column is optional, and so is each tender's cell.
+    name = "nullif(trim(t.name), '')" if has_tender_names(con) else "NULL::VARCHAR"
     con.execute(f"""
         CREATE TABLE au AS SELECT authority_id, name, authority_type, CAST(province AS INTEGER) AS province
         FROM raw_authorities;
         CREATE TABLE co AS SELECT contractor_id, name, CAST(province AS INTEGER) AS province FROM raw_contractors;
         CREATE TABLE te AS SELECT t.tender_id, t.authority_id, year(CAST(t.tender_date AS DATE)) AS yr,
             t.procedure, CAST(t.sector AS INTEGER) AS sector, CAST(t.estimated_cost AS DOUBLE) AS est,
+            CAST(t.estimated_cost AS {EXACT}) AS est_x, t.tender_date, {name} AS name,
             CAST(t.lots AS INTEGER) AS lots, au.province, au.authority_type
         FROM raw_tenders t JOIN au USING (authority_id);
         CREATE TABLE aw AS SELECT w.tender_id, CAST(w.lot AS INTEGER) AS lot, CAST(w.bids AS INTEGER) AS bids,
@@ -66,8 +74,18 @@ def build_typed_tables(con: duckdb.DuckDBPyConnection) -> int:
 
 def _grouped(con: duckdb.DuckDBPyConnection, dimension: str, sql: str) -> pd.DataFrame:
     """Run `sql` (with {subj} placeholders) grouped per (subject, year) and per subject over all years."""
-    query = sql.format(subj=DIMENSION_COLUMN[dimension])
+    query = sql.format(subj=DIMENSION_COLUMN[dimension], TENDER_DISCOUNTS=TENDER_DISCOUNTS)
     return con.execute(query).df()
+
+
+# Every tender with a discount (procurement-statistics.md, `averageDiscount`): an estimated cost above
+# 0 and every lot awarded; `discount` is 1 - (sum of its contract values) / estimated cost. Shared by
+# the competition index, the discount benchmarks and the authorities' profiles.
+TENDER_DISCOUNTS = """
+            SELECT te.*, 1 - s.total / te.est AS discount
+            FROM te JOIN (SELECT tender_id, sum(value) AS total, count(*) AS awarded FROM aw GROUP BY tender_id) s
+                USING (tender_id)
+            WHERE te.est > 0 AND s.awarded = te.lots"""
 
 
 def compute_competition(con: duckdb.DuckDBPyConnection, dimension: str) -> pd.DataFrame:
@@ -82,11 +100,7 @@ def compute_competition(con: duckdb.DuckDBPyConnection, dimension: str) -> pd.Da
                 count(bids) FILTER (WHERE lots = 1) AS with_bids_1,
                 count(*) FILTER (WHERE bids = 1 AND lots = 1) AS single_1
             FROM aw GROUP BY GROUPING SETS ((subj, yr), (subj))
-        ), per_tender AS (
-            SELECT te.*, 1 - s.total / te.est AS discount
-            FROM te JOIN (SELECT tender_id, sum(value) AS total, count(*) AS awarded FROM aw GROUP BY tender_id) s
-                USING (tender_id)
-            WHERE te.est > 0 AND s.awarded = te.lots
+        ), per_tender AS ({TENDER_DISCOUNTS}
         ), d AS (
             SELECT {subj} AS subj, yr, avg(discount) AS "averageDiscount"
             FROM per_tender GROUP BY GROUPING SETS ((subj, yr), (subj))
@@ -264,20 +278,24 @@ def supply_flow_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]
 
 
 # (kind, scope, method) -> SQL giving scope_id, entity id and amount/count per entity; the amount is
-# rounded to the kuruş before ranking, so that ties of the served amounts break by id.
+# rounded to the kuruş before ranking, so that ties of the served amounts break by id. The national
+# scope has no id: one ranking over every authority or contractor.
+def _ranking(scope: str, entity: str, amount: str, table: str) -> str:
+    """Amount and count per entity and scope id; the national scope has one ranking, its id null."""
+    scope_id = "NULL::INTEGER" if scope == "national" else scope
+    return (f"SELECT {scope_id} AS scope_id, {entity} AS id, CAST(sum({amount}) AS DECIMAL(38,2)) AS amount, "
+            f"count(*) AS n FROM {table} GROUP BY 1, 2")
+
+
 RANKINGS: dict[tuple[str, str, str], str] = {
-    ("top-authorities", "province", "tender"):
-        "SELECT province AS scope_id, authority_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
-    ("top-authorities", "province", "direct"):
-        "SELECT province AS scope_id, authority_id AS id, CAST(sum(amount_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM dp GROUP BY 1, 2",
-    ("top-authorities", "sector", "tender"):
-        "SELECT sector AS scope_id, authority_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
-    ("top-contractors", "province", "tender"):
-        "SELECT province AS scope_id, contractor_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
-    ("top-contractors", "sector", "tender"):
-        "SELECT sector AS scope_id, contractor_id AS id, CAST(sum(value_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM aw GROUP BY 1, 2",
-    ("top-contractors", "province", "direct"):
-        "SELECT province AS scope_id, supplier_id AS id, CAST(sum(amount_x) AS DECIMAL(38,2)) AS amount, count(*) AS n FROM dp GROUP BY 1, 2",
+    **{("top-authorities", scope, "tender"): _ranking(scope, "authority_id", "value_x", "aw")
+       for scope in ("province", "sector", "national")},
+    **{("top-authorities", scope, "direct"): _ranking(scope, "authority_id", "amount_x", "dp")
+       for scope in ("province", "national")},
+    **{("top-contractors", scope, "tender"): _ranking(scope, "contractor_id", "value_x", "aw")
+       for scope in ("province", "sector", "national")},
+    **{("top-contractors", scope, "direct"): _ranking(scope, "supplier_id", "amount_x", "dp")
+       for scope in ("province", "national")},
     ("top-contractors", "province", "headquartered"): """
         SELECT co.province AS scope_id, won.id, CAST(sum(won.amount) AS DECIMAL(38,2)) AS amount, count(*) AS n
         FROM (SELECT contractor_id AS id, value_x AS amount FROM aw
@@ -310,7 +328,9 @@ def ranking_items(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
             body.update(province=None if plate is None else int(plate),
                         provinceName=None if plate is None else provinces()[int(plate)].name,
                         amount=Decimal(r["amount"]), count=int(r["n"]))
-            yield KINDS[kind].row(scope=scope, scopeId=int(r["scope_id"]), method=method, seq=int(r["rank"]), body=body)
+            scope_id = _clean(r["scope_id"])
+            yield KINDS[kind].row(scope=scope, scopeId=None if scope_id is None else int(scope_id), method=method,
+                                  seq=int(r["rank"]), body=body)
 
 
 def compute_coverage(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
@@ -353,17 +373,10 @@ def served_items(con: duckdb.DuckDBPyConnection, latest_year: int) -> Iterator[d
     sources += [province_sector_items(con), supply_flow_items(con), ranking_items(con), coverage_items(con)]
     for source in sources:
         for item in source:
-            item["body"] = body_json(item["body"])
+            item["body"] = item_json(item["body"])
             yield item
 
 
 def _decimal(value: Any) -> Decimal | None:
     return None if value is None else Decimal(value)
 
-
-def body_json(body: dict[str, Any]) -> str:
-    """The item's JSON; a Decimal (an amount) is written as its digits, never through a double."""
-    return "{" + ",".join(
-        json.dumps(name, ensure_ascii=False) + ":" + (format(value, "f") if isinstance(value, Decimal) else
-                                                      json.dumps(value, ensure_ascii=False, allow_nan=False))
-        for name, value in body.items()) + "}"

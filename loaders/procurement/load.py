@@ -12,10 +12,12 @@ from pathlib import Path
 import duckdb
 from sqlalchemy.orm import Session, sessionmaker
 
-from loaders.procurement.compute import build_typed_tables, served_items
+from loaders.procurement.compute import build_typed_tables, has_tender_names, served_items
+from loaders.procurement.details import build_details, write_details
 from loaders.procurement.release import open_release
 from loaders.procurement.validate import validate_release
 from store.db import session_scope
+from store.details import DETAILS_VERSION
 from store.releases import (
     activate_release,
     complete_release,
@@ -94,14 +96,16 @@ def load_release(
             validate_release(con, opened)
             progress("computing", 0)
             latest_year = build_typed_tables(con)
+            build_details(con)
             manifest = opened.manifest
-            counter = {"items": 0}
+            # Served items, and rows of the release's own tables; progress reports both together.
+            counter = {"items": 0, "rows": 0}
 
-            def counted():
-                for item in served_items(con, latest_year):
-                    counter["items"] += 1
-                    if counter["items"] % 1000 == 0:
-                        progress("writing", counter["items"])
+            def counted(rows, key="rows"):
+                for item in rows:
+                    counter[key] += 1
+                    if (counter["items"] + counter["rows"]) % 1000 == 0:
+                        progress("writing", counter["items"] + counter["rows"])
                     yield item
 
             purge_abandoned_releases(sessions)
@@ -114,11 +118,12 @@ def load_release(
             try:
                 # Each batch in a transaction of its own: on SQLite the write lock is held for one
                 # batch at a time, so the service's credit debits go on between them.
-                for batch in item_batches(counted()):
+                for batch in item_batches(counted(served_items(con, latest_year), "items")):
                     with session_scope(sessions) as session:
                         insert_items(session, release_id, batch)
+                write_details(con, sessions, release_id, counted)
                 with session_scope(sessions) as session:
-                    complete_release(session, release_id)
+                    complete_release(session, release_id, details=DETAILS_VERSION, tender_names=has_tender_names(con))
                     if activate:
                         activate_release(session, release_id)
                     if before_commit is not None:

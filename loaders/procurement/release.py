@@ -21,6 +21,9 @@ COLUMNS: dict[str, list[str]] = {
     "awards.csv": ["tender_id", "lot", "bids", "contractor_id", "contract_value"],
     "direct_purchases.csv": ["purchase_id", "authority_id", "purchase_date", "sector", "supplier_id", "amount"],
 }
+# file -> the columns it may have besides: a release without them stays valid. `name` is the tender's
+# name (İhale Adı), which awards carry as `tenderName` when the release has the column.
+OPTIONAL_COLUMNS: dict[str, list[str]] = {"tenders.csv": ["name"]}
 MANIFEST = "manifest.json"
 EXPECTED_FILES = frozenset([MANIFEST, *COLUMNS])
 MAX_UNCOMPRESSED_BYTES = 8 * 1024**3

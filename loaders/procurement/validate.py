@@ -11,6 +11,7 @@ import duckdb
 from loaders.procurement.release import (
     COLUMNS,
     MAX_PROBLEMS,
+    OPTIONAL_COLUMNS,
     OpenedRelease,
     ReleaseProblem,
     ReleaseRejectedError,
@@ -65,13 +66,14 @@ def load_raw_tables(con: duckdb.DuckDBPyConnection, opened: OpenedRelease) -> li
         if missing or duplicated:
             continue
         columns = ", ".join(f"'{c.replace(chr(39), '')}': 'VARCHAR'" for c in header)
+        kept = required + [c for c in OPTIONAL_COLUMNS.get(file, []) if c in header]
         try:
             con.execute(
                 # CREATE TABLE AS keeps the file's order (preserve_insertion_order), so rowid + 2
-                # is the record's row in the file, the header being row 1. Only the required columns
-                # are kept: extra ones are ignored, whatever their names (`rowid`, `_bad` …).
+                # is the record's row in the file, the header being row 1. Only the required and
+                # optional columns are kept: others are ignored, whatever their names (`rowid`, `_bad` …).
                 f"""CREATE TABLE {_table(file)} AS
-                SELECT {", ".join(required)} FROM read_csv(?, header=true, auto_detect=false,
+                SELECT {", ".join(kept)} FROM read_csv(?, header=true, auto_detect=false,
                     delim=',', quote='"', escape='"', columns={{{columns}}}, strict_mode=true,
                     null_padding=false, encoding='utf-8')""",
                 [str(path)],

@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from loaders.procurement.release import COLUMNS, MANIFEST
+from loaders.procurement.release import COLUMNS, MANIFEST, OPTIONAL_COLUMNS
 from store.times import format_utc
 
 
@@ -29,7 +29,8 @@ class Source:
 def write_release(tables: dict[str, pd.DataFrame], out: Path, *, release: str, published: datetime,
                   synthetic: bool, sources: dict[str, Source]) -> Path:
     """Write the tables and the manifest as a ZIP release (or a directory when `out` has no .zip
-    suffix). Empty cells (None) are written as empty fields; the ZIP appears only when complete."""
+    suffix). Empty cells (None) are written as empty fields; an optional column (OPTIONAL_COLUMNS) is
+    written when its table has it. The ZIP appears only when complete."""
     out = Path(out)
     zipped = out.suffix == ".zip"
     workdir = Path(tempfile.mkdtemp(prefix="gosterge-release-")) if zipped else out
@@ -52,7 +53,7 @@ def _write_tables(tables: dict[str, pd.DataFrame], workdir: Path, sources: dict[
     datasets = []
     try:
         for file, columns in COLUMNS.items():
-            frame = tables[file][columns]
+            frame = tables[file][columns + [c for c in OPTIONAL_COLUMNS.get(file, []) if c in tables[file]]]
             con.register("frame", frame)
             con.execute(f"COPY (SELECT * FROM frame) TO '{workdir / file}' (HEADER, DELIMITER ',', QUOTE '\"')")
             con.unregister("frame")

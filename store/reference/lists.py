@@ -4,22 +4,15 @@ procedure reference."""
 from __future__ import annotations
 
 import csv
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from store.reference.folding import fold
+
 DATA_DIR = Path(__file__).parent / "data"
 BOUNDARIES_FILE = "tr-provinces.geojson"
 BOUNDARIES_CREDIT = "Province boundaries: Natural Earth (public domain). Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com."
-_TURKISH_FOLD = str.maketrans({"İ": "i", "I": "i", "ı": "i", "ş": "s", "Ş": "s", "ğ": "g", "Ğ": "g",
-                               "ü": "u", "Ü": "u", "ö": "o", "Ö": "o", "ç": "c", "Ç": "c",
-                               "â": "a", "Â": "a", "î": "i", "Î": "i", "û": "u", "Û": "u"})
-
-
-def fold(text: str) -> str:
-    """Case- and Turkish-letter-insensitive form: `İstanbul`, `ISTANBUL`, `istanbul` all give `istanbul`."""
-    return re.sub(r"\s+", " ", text.translate(_TURKISH_FOLD).lower().strip())
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,93 @@
+"""Awards and their red flags, computed in DuckDB over the typed tables (docs/awards-and-flags.md):
+one row per awarded lot with its flags, its two order positions and what it is filtered by, and the
+match counts known at load time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import duckdb
+
+from store.reference.flags import (
+    ALL_FLAGS_MASK,
+    COMPETITIVE_PROCEDURES,
+    FLAG_BITS,
+    JUST_BELOW_RATIO,
+    NO_NOTICE_PROCEDURES,
+    WINNER_SHARE_THRESHOLD,
+)
+
+FETCH_ROWS = 5000
+# Filters whose count per value is kept (store/awards.py reads them): the stored column of each.
+COUNTED = ("year", "province", "supplier_province", "sector", "procedure", "authority_type")
+
+
+def _listed(values: tuple[str, ...]) -> str:
+    return ", ".join("'" + v.replace("'", "''") + "'" for v in values)
+
+
+def build_award_rows(con: duckdb.DuckDBPyConnection) -> None:
+    """DuckDB table `award_rows`: every awarded lot with its tender, parties, flags and positions.
+
+    Comparisons with the estimate and the winner share are exact (decimals); the discount is
+    1 - value / estimate in doubles, as the competition index computes a tender's."""
+    bit = FLAG_BITS
+    con.execute(f"""
+        CREATE TABLE award_rows AS
+        WITH lots AS (
+            SELECT aw.*, te.tender_date, te.name AS tender_name,
+                CASE WHEN aw.lots = 1 THEN te.est_x END AS est_x, CASE WHEN aw.lots = 1 THEN te.est END AS est
+            FROM aw JOIN te USING (tender_id)
+        ), shares AS (
+            SELECT authority_id, yr, contractor_id, sum(value_x) AS won,
+                sum(sum(value_x)) OVER (PARTITION BY authority_id, yr) AS spent
+            FROM lots GROUP BY authority_id, yr, contractor_id
+        )
+        SELECT lots.*,
+            (CASE WHEN bids = 1 AND procedure IN ({_listed(COMPETITIVE_PROCEDURES)}) THEN {bit["single-bid"]} ELSE 0 END)
+            + (CASE WHEN est_x > 0 AND value_x >= est_x THEN {bit["at-or-above-estimate"]} ELSE 0 END)
+            + (CASE WHEN est_x > 0 AND value_x < est_x AND value_x >= {JUST_BELOW_RATIO} * est_x
+                    THEN {bit["just-below-estimate"]} ELSE 0 END)
+            + (CASE WHEN procedure IN ({_listed(NO_NOTICE_PROCEDURES)}) THEN {bit["negotiated-without-notice"]} ELSE 0 END)
+            + (CASE WHEN shares.won > {WINNER_SHARE_THRESHOLD} * shares.spent THEN {bit["winner-share"]} ELSE 0 END)
+                AS flags,
+            CASE WHEN est_x > 0 THEN 1 - value / est END AS discount,
+            CAST(CAST(est_x AS DECIMAL(38,2)) AS VARCHAR) AS estimated_cost,
+            CAST(CAST(value_x AS DECIMAL(38,2)) AS VARCHAR) AS contract_value,
+            CAST(row_number() OVER (ORDER BY tender_date DESC, tender_id, lot) AS INTEGER) AS seq,
+            CAST(row_number() OVER (ORDER BY value_x DESC, tender_id, lot) AS INTEGER) AS seq_value
+        FROM lots JOIN shares USING (authority_id, yr, contractor_id)
+    """)
+
+
+def award_rows(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
+    """The stored rows of store/details.py's awards table, newest first."""
+    cursor = con.execute("""
+        SELECT seq, seq_value, tender_id, lot, lots, tender_date, yr, tender_name, procedure, sector, authority_id,
+            authority_type, province, contractor_id, cprov, estimated_cost, contract_value, bids, discount, flags
+        FROM award_rows ORDER BY seq
+    """)
+    names = ("seq", "seq_value", "tender_id", "lot", "lots", "tender_date", "year", "tender_name", "procedure",
+             "sector", "authority_id", "authority_type", "province", "contractor_id", "supplier_province",
+             "estimated_cost", "contract_value", "bids", "discount", "flags")
+    while rows := cursor.fetchmany(FETCH_ROWS):
+        for row in rows:
+            yield dict(zip(names, row, strict=True))
+
+
+def award_count_rows(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
+    """How many awards match each single filter value, with the first and last position (newest
+    first) among them: ("", "") for every award, ("flags", mask) for a flag mask (any of its flags)."""
+    total = con.execute("SELECT count(*), min(seq), max(seq) FROM award_rows").fetchone()
+    yield {"dim": "", "value": "", "count": int(total[0]), "first_seq": total[1], "last_seq": total[2]}
+    for column in COUNTED:
+        source = "yr" if column == "year" else "cprov" if column == "supplier_province" else column
+        for value, count, first, last in con.execute(
+                f"SELECT {source}, count(*), min(seq), max(seq) FROM award_rows WHERE {source} IS NOT NULL GROUP BY 1"
+        ).fetchall():
+            yield {"dim": column, "value": str(value), "count": int(count), "first_seq": first, "last_seq": last}
+    for mask in range(1, ALL_FLAGS_MASK + 1):
+        count, first, last = con.execute(
+            "SELECT count(*), min(seq), max(seq) FROM award_rows WHERE flags & ? <> 0", [mask]).fetchone()
+        yield {"dim": "flags", "value": str(mask), "count": int(count), "first_seq": first, "last_seq": last}

@@ -1,0 +1,42 @@
+"""A release's awards, parties, profiles and discount benchmarks: computed in DuckDB, then written
+to the release's own tables (store/details.py) in batches of their own transactions and indexed
+one index per transaction, before the release is completed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import duckdb
+from sqlalchemy.orm import Session, sessionmaker
+
+from loaders.procurement.awards import award_count_rows, award_rows, build_award_rows
+from loaders.procurement.benchmarks import benchmark_rows
+from loaders.procurement.parties import build_parties, party_rows, profile_rows, word_rows
+from store.db import session_scope
+from store.details import create_detail_tables, index_steps, insert_detail_rows
+from store.releases import item_batches
+
+
+def build_details(con: duckdb.DuckDBPyConnection) -> None:
+    """The DuckDB tables the release's own tables are written from (after `build_typed_tables`)."""
+    build_award_rows(con)
+    build_parties(con)
+
+
+def write_details(con: duckdb.DuckDBPyConnection, sessions: sessionmaker[Session], release_id: int,
+                  counted: Callable[[Iterator[dict[str, Any]]], Iterator[dict[str, Any]]]) -> None:
+    """Create the release's tables, fill them batch by batch and index them; `counted` wraps each
+    source of rows (to report progress). A failure leaves tables that the caller's purge drops."""
+    with session_scope(sessions) as session:
+        tables = create_detail_tables(session, release_id)
+    sources = [(tables.awards, award_rows(con)), (tables.counts, award_count_rows(con)),
+               (tables.parties, party_rows(con)), (tables.words, word_rows(con)),
+               (tables.profiles, profile_rows(con)), (tables.benchmarks, benchmark_rows(con))]
+    for table, rows in sources:
+        for batch in item_batches(counted(rows)):
+            with session_scope(sessions) as session:
+                insert_detail_rows(session, table, batch)
+    for step in index_steps(release_id):
+        with session_scope(sessions) as session:
+            step(session)

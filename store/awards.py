@@ -1,0 +1,125 @@
+"""Awards: one item per awarded lot of a release, filtered and paged by keyset, newest first or by
+contract value (docs/awards-and-flags.md, "Awards")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import and_, func, select
+from sqlalchemy.orm import Session
+
+from store.details import DETAILS_VERSION, DetailTables, detail_tables
+from store.errors import DetailsMissingError
+from store.models import Release
+from store.pages import Page
+from store.reference.flags import flag_ids, flag_mask
+
+SORTS = ("date", "value")
+
+
+@dataclass(frozen=True)
+class AwardFilters:
+    """What an awards page is filtered by; None (or no flags) matches every award. `period` is a year
+    (None for every year); an award matches `flags` when it carries any of them."""
+
+    province: int | None = None  # the authority's
+    supplier_province: int | None = None  # the contractor's head office
+    sector: int | None = None
+    procedure: str | None = None
+    authority_type: str | None = None
+    authority: str | None = None  # an authority id
+    contractor: str | None = None  # a contractor id
+    period: int | None = None
+    flags: tuple[str, ...] = ()
+
+    def counted(self) -> tuple[str, str] | None:
+        """The (dim, value) of the match count kept at load time for these filters, if one is."""
+        given = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) not in (None, ())}
+        if not given:
+            return "", ""
+        if len(given) > 1 or "authority" in given or "contractor" in given:
+            return None
+        (name, value), = given.items()
+        if name == "flags":
+            return "flags", str(flag_mask(value))
+        return ("year" if name == "period" else name), str(value)
+
+
+def release_tables(release: Release) -> DetailTables:
+    """The release's own tables, or DetailsMissingError for a release loaded before they were kept."""
+    if release.details != DETAILS_VERSION:
+        raise DetailsMissingError(f"release {release.name} was loaded before awards, parties and benchmarks were "
+                                  "kept; load it again to serve them")
+    return detail_tables(release.id)
+
+
+def list_awards(session: Session, *, release: Release, filters: AwardFilters = AwardFilters(), sort: str = "date",
+                after: int | None = None, limit: int = 50) -> Page:
+    """A page of awards matching `filters` after position `after`, newest first (`date`: tender
+    date descending, then tender id and lot) or largest first (`value`: contract value descending,
+    then tender id and lot); a position is the award's place in that order."""
+    if sort not in SORTS:
+        raise ValueError(f"sort is one of {SORTS}, not {sort!r}")
+    tables = release_tables(release)
+    a = tables.awards.c
+    where = [a[column] == getattr(filters, name) for name, column in (
+        ("province", "province"), ("supplier_province", "supplier_province"), ("sector", "sector"),
+        ("procedure", "procedure"), ("authority_type", "authority_type"), ("authority", "authority_id"),
+        ("contractor", "contractor_id")) if getattr(filters, name) is not None]
+    if filters.flags:
+        where.append(a.flags.op("&")(flag_mask(filters.flags)) != 0)
+    count_where, page_where = list(where), list(where)
+    if filters.period is not None:
+        span = _counted(session, tables, "year", str(filters.period))
+        if span is None:
+            return Page([], [], 0)
+        # Newest first, a year is one run of positions: a range of any index ending in seq.
+        count_where.append(a.seq.between(span[1], span[2]))
+        page_where.append(a.seq.between(span[1], span[2]) if sort == "date" else a.year == filters.period)
+    counted = filters.counted()
+    if counted is not None:
+        span = _counted(session, tables, *counted)
+        total = 0 if span is None else span[0]
+    else:
+        total = int(session.scalar(select(func.count()).select_from(tables.awards).where(*count_where)) or 0)
+    if total == 0:
+        return Page([], [], 0)
+    key = a.seq if sort == "date" else a.seq_value
+    if after is not None:
+        page_where.append(key > after)
+    pa, pc = tables.parties.alias("pa"), tables.parties.alias("pc")
+    query = (select(tables.awards, pa.c.name.label("authority_name"), pc.c.name.label("contractor_name"))
+             .join(pa, and_(pa.c.kind == "authority", pa.c.party_id == a.authority_id))
+             .join(pc, and_(pc.c.kind == "contractor", pc.c.party_id == a.contractor_id))
+             .where(*page_where).order_by(key).limit(limit))
+    rows = session.execute(query).mappings().all()
+    position = "seq" if sort == "date" else "seq_value"
+    return Page([award_item(r, tender_names=release.tender_names) for r in rows], [r[position] for r in rows], total)
+
+
+def _counted(session: Session, tables: DetailTables, dim: str, value: str) -> tuple[int, int, int] | None:
+    c = tables.counts.c
+    row = session.execute(select(c.count, c.first_seq, c.last_seq).where(c.dim == dim, c.value == value)).first()
+    return None if row is None or not row[0] else (int(row[0]), int(row[1]), int(row[2]))
+
+
+def _amount(text: str | None) -> Decimal | None:
+    return None if text is None else Decimal(text)
+
+
+def award_item(row: Any, *, tender_names: bool) -> dict[str, Any]:
+    """The served item of one stored award (with its parties' names joined)."""
+    item: dict[str, Any] = {"tenderId": row["tender_id"], "tenderDate": row["tender_date"]}
+    if tender_names:
+        item["tenderName"] = row["tender_name"]
+    item.update(
+        lot=row["lot"], lots=row["lots"], procedure=row["procedure"], sector=row["sector"],
+        authority={"id": row["authority_id"], "name": row["authority_name"], "type": row["authority_type"],
+                   "province": row["province"]},
+        contractor={"id": row["contractor_id"], "name": row["contractor_name"], "province": row["supplier_province"]},
+        estimatedCost=_amount(row["estimated_cost"]), contractValue=_amount(row["contract_value"]), bids=row["bids"],
+        discount=row["discount"], flags=flag_ids(row["flags"]),
+    )
+    return item

@@ -1,0 +1,109 @@
+"""Authorities and contractors: found by name with Turkish folding, best match first, and their
+profiles per year and over all years (docs/awards-and-flags.md, "Party search" and "Profiles")."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import and_, case, func, literal, or_, select
+from sqlalchemy.orm import Session
+
+from store.awards import release_tables
+from store.details import WORD_END
+from store.errors import NotFoundError
+from store.jsontext import parse_item
+from store.models import Release
+from store.pages import Page
+from store.reference.flags import FLAGS
+from store.reference.folding import name_words
+
+KINDS = ("authority", "contractor")
+# The list of counterparts in each kind's profile.
+COUNTERPARTS = {"authority": "topContractors", "contractor": "topAuthorities"}
+# How a name matches a query, best first: the whole folded name; its beginning; a later run of its
+# words; every query word at the start of some word of the name, in any order.
+MATCHES = ("exact", "prefix", "phrase", "words")
+
+
+def _kind(kind: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"kind is one of {KINDS}, not {kind!r}")
+    return kind
+
+
+def search_parties(session: Session, *, release: Release, kind: str, q: str,
+                   after: tuple[int, int] | None = None, limit: int = 50) -> Page:
+    """A page of the authorities or contractors whose folded name matches `q`, best match first,
+    then by total contract value (largest first), then id; a position is (match rank, search order)."""
+    tables = release_tables(release)
+    words = name_words(q)
+    if not words:
+        return Page([], [], 0)
+    phrase = " ".join(words)
+    p, w = tables.parties.c, tables.words.c
+    # The longest query word drives: its range of the word index is likely the narrowest.
+    driver = max(words, key=len)
+    hits = select(w.seq).where(w.word >= driver, w.word < driver + WORD_END).distinct().subquery()
+    spaced = literal(" ") + p.words
+    rank = case((p.words == phrase, 0), (p.words.like(phrase + "%"), 1), (spaced.like("% " + phrase + "%"), 2),
+                else_=3)
+    where = [p.kind == _kind(kind), *(spaced.like(f"% {word}%") for word in dict.fromkeys(words) if word != driver)]
+    matches = select(p, rank.label("rank")).join(hits, hits.c.seq == p.seq).where(*where).subquery()
+    total = int(session.scalar(select(func.count()).select_from(matches)) or 0)
+    if total == 0:
+        return Page([], [], 0)
+    m = matches.c
+    query = select(matches)
+    if after is not None:
+        query = query.where(or_(m.rank > after[0], and_(m.rank == after[0], m.seq > after[1])))
+    rows = session.execute(query.order_by(m.rank, m.seq).limit(limit)).mappings().all()
+    return Page([_search_item(r) for r in rows], [(int(r["rank"]), int(r["seq"])) for r in rows], total)
+
+
+def _search_item(row: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {"id": row["party_id"], "name": row["name"], "province": row["province"]}
+    if row["kind"] == "authority":
+        item["type"] = row["type"]
+    item.update(contracts=row["contracts"], value=None if row["value"] is None else Decimal(row["value"]))
+    if row["kind"] == "authority":
+        item["tenders"] = row["tenders"]
+    item["match"] = MATCHES[int(row["rank"])]
+    return item
+
+
+def get_party_profile(session: Session, *, release: Release, kind: str, party_id: str,
+                      period: str = "all") -> dict[str, Any]:
+    """One authority's or contractor's profile for a period (a year as text, or "all"): who it is,
+    its figures for the period and its contracts and value year by year; NotFoundError when the
+    release has no such party."""
+    tables = release_tables(release)
+    p = tables.parties.c
+    party = session.execute(select(p).where(p.kind == _kind(kind), p.party_id == party_id)).mappings().first()
+    if party is None:
+        raise NotFoundError(f"no {kind} {party_id!r} in release {release.name}")
+    f = tables.profiles.c
+    body = session.scalar(select(f.body).where(f.seq == party["seq"], f.period == period))
+    profile: dict[str, Any] = {"id": party["party_id"], "name": party["name"]}
+    if kind == "authority":
+        profile["type"] = party["type"]
+    profile["province"] = party["province"]
+    profile.update(empty_figures(kind, period) if body is None else parse_item(body))
+    profile["years"] = parse_item(party["years"])
+    return profile
+
+
+def empty_figures(kind: str, period: str) -> dict[str, Any]:
+    """A period's figures where the party has no record: counts 0, every other statistic null (as
+    the loader writes the figures of a period it has records in, key for key)."""
+    authority = _kind(kind) == "authority"
+    body: dict[str, Any] = {"period": period, "contracts": 0, "value": None}
+    if authority:
+        body["tenders"] = 0
+    body.update(singleBidShare=None, lotsWithBids=0, averageDiscount=None, discountTenders=0, localShare=None,
+                localShareContracts=0)
+    if authority:
+        body["hhi"] = None
+    body[COUNTERPARTS[kind]] = []
+    body.update(sectors=[], provinces=[], flags=[{"flag": f.id, "contracts": 0} for f in FLAGS])
+    return body
