@@ -98,10 +98,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     init_compression(app)
     app.teardown_appcontext(close_session)
 
-    from api.routes import account, accounts, admin, health, meta, news, procurement, reference
+    from api.routes import account, accounts, admin, health, meta, news, parties, procurement, reference
 
     # The OpenAPI document describes the operations of these areas, in this order.
-    install(app, procurement.area, reference.area, news.area, account.area, accounts.area, admin.area, meta.area,
+    install(app, procurement.area, parties.area, reference.area, news.area, account.area, accounts.area, admin.area, meta.area,
             health.area)
     register_error_handlers(app)
     return app

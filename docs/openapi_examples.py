@@ -26,7 +26,10 @@ OUT = ROOT / "api" / "data" / "openapi-examples.json"
 SHOWN_ITEMS = 3  # lists that are not paged (the reference lists) are cut to their first items
 JSON_TYPES = ("application/json", "application/geo+json")
 # Operations that need more than a demo key to answer: their query, body or path values.
-QUERIES = {"list_top_authorities": {"province": "6"}, "list_top_contractors": {"province": "34"}}
+QUERIES = {"list_top_authorities": {"province": "6"}, "list_top_contractors": {"province": "34"},
+           "search_authorities": {"q": "ankara"}, "search_contractors": {"q": "insaat"},
+           "list_award_items": {"province": "34", "period": "2024"},
+           "list_discount_benchmark_items": {"sector": "23,13", "procedure": "open", "period": "2024"}}
 BODIES = {"create_api_key": {"apis": ["finance-news"], "credits": 1000, "rate": "60/minute", "label": "analyst"},
           "top_up_api_key": {"credits": 500}}
 
@@ -133,8 +136,12 @@ def prepare(rec: Recorder) -> dict[str, Any]:
     rec.client.post(f"/v1/accounts/{request_id}/decision", data={"token": token, "action": "approve"})
     spare = [rec.key_id(rec.key(apis=["finance-news"], credits=10, label=f"spare {n}")) for n in (1, 2)]
     article = rec.client.get("/v1/finance-news/articles?limit=1", headers=rec.auth(rec.admin)).get_json()
+    # The parties with the most value in the country have the fullest profiles.
+    top = {kind: rec.client.get(f"/v1/public-procurement/top-{kind}?limit=1", headers=rec.auth(rec.admin)).get_json()
+           for kind in ("authorities", "contractors")}
     return {"paths": {"id": article["items"][0]["id"], "upload_id": upload_id, "request_id": request_id,
-                      "release_id": rec.release_id},
+                      "release_id": rec.release_id, "authority_id": top["authorities"]["items"][0]["authorityId"],
+                      "contractor_id": top["contractors"]["items"][0]["contractorId"]},
             "key_ids": {"revoke_api_key": spare[0], "top_up_api_key": spare[1]},
             "poll": {"token": poll_path.split("token=")[1]}}
 

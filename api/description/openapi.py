@@ -25,8 +25,13 @@ TAGS = {
                           "(EKAP): competition, concentration, direct procurement, local suppliers, volumes by "
                           "province and sector, supply flows between provinces, and the ten largest authorities "
                           "and contractors. 1 credit per call; `/datasets` is free.",
+    "Awards and parties": "The single contract and the parties behind it, from the same release: every awarded lot "
+                          "with its red flags, authorities and contractors found by name (Turkish letters folded) "
+                          "and their profiles, and the usual tender discount by sector, procedure, province and "
+                          "year. 1 credit per call.",
     "Reference lists": "Free lists of the vocabulary the statistics use: provinces (with their boundaries), "
-                       "sectors, authority types, procedures, and the consumer price index for real terms.",
+                       "sectors, authority types, procedures, the red flags an award can carry, and the consumer price "
+                       "index for real terms.",
     "Finance news": "Articles summarised in Turkish and English from official documents of the Federal Reserve, "
                     "the European Central Bank, SEC 8-K filings and the Official Gazette of Türkiye.",
     "Account": "The caller's own key: the APIs it may call, credits left, rate limit and expiry. Free.",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.description.award_schemas import AWARD_SCHEMAS
 from api.description.schema_types import (
     EMPTY_NULL,
     amount,
@@ -227,6 +228,7 @@ ITEMS["Release"] = obj({
 }, description="A loaded weekly release.")
 
 SCHEMAS: dict[str, dict[str, Any]] = dict(ITEMS)
+SCHEMAS.update(AWARD_SCHEMAS)
 for _name in list(ITEMS):
     if _name != "Company":
         SCHEMAS[f"{_name}Page"] = envelope(_name)

@@ -12,12 +12,12 @@ from api.db import db_session
 from api.operations import Reply, json_body
 from api.params import Param, Values, enum_param, string_param
 from api.routes.release_params import (
-    FIRST_YEAR,
     NO_RELEASE,
     PAGING,
     PERIOD,
     SECTOR_HELP,
     check_cursor_release,
+    check_period,
     province_param,
     release_version,
     sector_param,
@@ -61,27 +61,26 @@ def check_subject_and_period(values: dict[str, Any]) -> list[dict[str, str]]:
                 values["subject"] = str(SUBJECT_RESOLVERS[dimension](values["subject"]))
             except ValueError as exc:
                 errors.append({"parameter": "subject", "message": str(exc)})
-    period = values.get("period")
-    if period is not None and period != "all":
-        release = served_release()
-        latest = release.latest_year if release else FIRST_YEAR
-        if not (period.isdigit() and FIRST_YEAR <= int(period) <= latest):
-            errors.append({"parameter": "period", "message": f"must be a year from 2019 to {latest}, or all"})
+    errors.extend(check_period(values))
     return errors
 
 
+NATIONAL_METHODS = ["tender", "direct"]
+
+
 def check_scope(kind: str):
-    """top-authorities / top-contractors: exactly one of province or sector, and a method that fits it."""
+    """top-authorities / top-contractors: a province, a sector, or neither (the national ranking, beyond
+    the interface document), and a method that fits the scope."""
     province_methods = {"top-authorities": ["tender", "direct"], "top-contractors": ["tender", "direct", "headquartered"]}[kind]
 
     def check(values: dict[str, Any]) -> list[dict[str, str]]:
         has_province, has_sector = values.get("province") is not None, values.get("sector") is not None
-        if has_province == has_sector:
-            message = "give exactly one of province or sector"
+        if has_province and has_sector:
+            message = "give one of province or sector, or neither for the national ranking"
             return [{"parameter": "province", "message": message}, {"parameter": "sector", "message": message}]
-        allowed = province_methods if has_province else ["tender"]
+        scope, allowed = (("a province", province_methods) if has_province else ("a sector", ["tender"]) if has_sector
+                          else ("the national ranking", NATIONAL_METHODS))
         if values["method"] not in allowed:
-            scope = "a province" if has_province else "a sector"
             return [{"parameter": "method", "message": f"with {scope} the method must be one of: {', '.join(allowed)}"}]
         return []
 
@@ -180,22 +179,24 @@ def list_supply_flows(values: dict[str, Any]) -> Reply:
 
 
 def ranking_params(methods: list[str]) -> tuple[Param, ...]:
-    return (province_param("province", "Give this or `sector`."), sector_param(f"{SECTOR_HELP} Give this or `province`."),
+    return (province_param("province", "Give this, or `sector`, or neither for the national ranking."),
+            sector_param(f"{SECTOR_HELP} Give this, or `province`, or neither for the national ranking."),
             enum_param("method", methods, "How the amount was awarded; only `tender` goes with a sector.", "tender"),
             *PAGING)
 
 
 def ranking_page(kind: ItemKind, values: Values) -> Reply:
-    scope = "province" if values["province"] is not None else "sector"
-    return page(kind, {"scope": scope, "scopeId": values[scope], "method": values["method"]}, values)
+    scope = next((name for name in ("province", "sector") if values[name] is not None), "national")
+    return page(kind, {"scope": scope, "scopeId": values.get(scope), "method": values["method"]}, values)
 
 
 @area.get("/top-authorities", cost=1, params=ranking_params(["tender", "direct"]),
           checks=[check_scope("top-authorities"), check_cursor_release], response_schema="TopAuthorityPage")
 def list_top_authorities(values: dict[str, Any]) -> Reply:
     """The ten authorities that awarded the most by value
-    In a province (tenders, or `direct` purchases) or in a sector (tenders); ties by id. `limit` pages
-    within the ten."""
+    In a province (tenders, or `direct` purchases), in a sector (tenders), or, with neither, in all of
+    Türkiye (tenders or `direct`; the national ranking goes beyond the interface document); ties by id.
+    `limit` pages within the ten."""
     return ranking_page(KINDS["top-authorities"], values)
 
 
@@ -204,7 +205,8 @@ def list_top_authorities(values: dict[str, Any]) -> Reply:
 def list_top_contractors(values: dict[str, Any]) -> Reply:
     """The ten contractors with the most value
     Won from authorities of a province or in a sector (tenders), by direct purchase in a province, or
-    (`headquartered`) firms based in a province by everything they won anywhere."""
+    (`headquartered`) firms based in a province by everything they won anywhere; with neither province
+    nor sector, in all of Türkiye (tenders or `direct`; beyond the interface document)."""
     return ranking_page(KINDS["top-contractors"], values)
 
 

@@ -11,6 +11,7 @@ from flask import Blueprint
 from api.areas import Area
 from api.operations import Reply, json_body
 from api.transport.paging import page_envelope
+from store.reference.flags import red_flags
 from store.reference.lists import (
     BOUNDARIES_CREDIT,
     authority_types,
@@ -23,7 +24,7 @@ from store.reference.prices import SOURCE as PRICE_SOURCE
 from store.reference.prices import december_cpi, published_changes
 
 # The lists ship with the package: a new version of it is the only thing that changes them.
-REFERENCE_VERSION = "reference-2"
+REFERENCE_VERSION = "reference-3"
 area = Area(Blueprint("procurement_reference", __name__, url_prefix="/v1/public-procurement"), "Reference lists",
             api="public-procurement")
 
@@ -84,3 +85,11 @@ def list_price_index(values: dict[str, Any]) -> Reply:
     changes = published_changes()
     return _collection([{"year": year, "decemberIndex": level, "decemberChangePercent": changes[year]}
                         for year, level in sorted(december_cpi().items())], source=PRICE_SOURCE)
+
+
+@area.get("/red-flags", cost=0, response_schema="RedFlagPage")
+def list_red_flags(values: dict[str, Any]) -> Reply:
+    """The red flags an award can carry: ids, names, rules, anchors and thresholds
+    Each is computed when a release is loaded, from the release alone (docs/awards-and-flags.md): an
+    award's `flags` and the `flag` filter of /awards use these ids."""
+    return _collection(red_flags())

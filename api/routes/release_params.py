@@ -78,6 +78,19 @@ PERIOD = replace(string_param("period", "A year from 2019 to the latest year of 
                               "(every year pooled); the list follows the release served. Default: every year and "
                               "`all`.", pattern="^([0-9]{4}|all)$", pattern_message="must be a four-digit year or all"),
                  current_schema=_period_schema)
+
+
+def check_period(values: dict[str, Any]) -> list[dict[str, str]]:
+    """`period` is a year from 2019 to the latest year of the release served, or `all`."""
+    period = values.get("period")
+    if period is not None and period != "all":
+        release = served_release()
+        latest = release.latest_year if release else FIRST_YEAR
+        if not (period.isdigit() and FIRST_YEAR <= int(period) <= latest):
+            return [{"parameter": "period", "message": f"must be a year from 2019 to {latest}, or all"}]
+    return []
+
+
 def check_cursor_release(values: dict[str, Any]) -> list[dict[str, str]]:
     """A cursor's positions belong to the release it was issued for."""
     cursor = values.get("cursor")
@@ -90,11 +103,14 @@ def check_cursor_release(values: dict[str, Any]) -> list[dict[str, str]]:
 MAX_POSITION = 2**31 - 1  # release ids and item positions are 32-bit integer columns
 
 
-def _is_release_position(position: Any) -> bool:
-    return (isinstance(position, list) and len(position) == 2
-            and all(type(x) is int and 0 <= x <= MAX_POSITION for x in position))
+def release_paging(width: int = 2) -> tuple[Param, Param]:
+    """`limit` and a cursor whose position is the release id and `width - 1` more whole numbers."""
+
+    def valid(position: Any) -> bool:
+        return (isinstance(position, list) and len(position) == width
+                and all(type(x) is int and 0 <= x <= MAX_POSITION for x in position))
+
+    return paging(valid)
 
 
-PAGING = paging(_is_release_position)
-
-
+PAGING = release_paging()

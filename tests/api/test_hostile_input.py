@@ -8,13 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.routes import account, admin, news, procurement, reference
+from api.routes import account, admin, news, parties, procurement, reference
 from tests.helpers import assert_problem
 
 NASTY = ["' OR 1=1 --", "\"; DROP TABLE articles; --", "%", "_", "\\", "İĞÜŞÖÇığüşöç", "\u0000", "😀", "a" * 400,
          "-1", "99999999999999999999", "1e308", "NaN", "../../etc/passwd", "<script>alert(1)</script>", " ", ","]
 GET_PATHS = [(spec.path, [p.name for p in spec.params])
-             for area in (procurement.area, reference.area, news.area, account.area, admin.area)
+             for area in (procurement.area, parties.area, reference.area, news.area, account.area, admin.area)
              for spec in area.operations if spec.method == "GET" and "<" not in spec.path and spec.params]
 
 
