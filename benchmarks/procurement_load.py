@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import resource
 import sys
 import tempfile
@@ -28,6 +29,7 @@ def main() -> int:
     parser.add_argument("--release", help="an existing release ZIP instead of generating one")
     parser.add_argument("--database-url")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")  # the load's stages, timed
     work = Path(tempfile.mkdtemp(prefix="gosterge-bench-"))
     path = Path(args.release) if args.release else None
     if path is None:

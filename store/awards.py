@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from store.details import DETAILS_VERSION, DetailTables, detail_tables
@@ -89,14 +89,25 @@ def list_awards(session: Session, *, release: Release, filters: AwardFilters = A
     key = a.seq if sort == "date" else a.seq_value
     if after is not None:
         page_where.append(key > after)
-    pa, pc = tables.parties.alias("pa"), tables.parties.alias("pc")
-    query = (select(tables.awards, pa.c.name.label("authority_name"), pc.c.name.label("contractor_name"))
-             .join(pa, and_(pa.c.kind == "authority", pa.c.party_id == a.authority_id))
-             .join(pc, and_(pc.c.kind == "contractor", pc.c.party_id == a.contractor_id))
-             .where(*page_where).order_by(key).limit(limit))
-    rows = session.execute(query).mappings().all()
+    rows = session.execute(select(tables.awards).where(*page_where).order_by(key).limit(limit)).mappings().all()
+    names = _party_names(session, tables, rows)
     position = "seq" if sort == "date" else "seq_value"
-    return Page([award_item(r, tender_names=release.tender_names) for r in rows], [r[position] for r in rows], total)
+    return Page([award_item(r, names, tender_names=release.tender_names) for r in rows], [r[position] for r in rows],
+                total)
+
+
+def _party_names(session: Session, tables: DetailTables, rows: list[Any]) -> dict[tuple[str, str], str]:
+    """The names of a page's authorities and contractors, read after the page (a join would let the
+    planner start from the parties)."""
+    p = tables.parties.c
+    wanted = {("authority", r["authority_id"]) for r in rows} | {("contractor", r["contractor_id"]) for r in rows}
+    found: dict[tuple[str, str], str] = {}
+    for kind in ("authority", "contractor"):
+        ids = sorted(i for k, i in wanted if k == kind)
+        if ids:
+            query = select(p.party_id, p.name).where(p.kind == kind, p.party_id.in_(ids))
+            found.update({(kind, i): name for i, name in session.execute(query)})
+    return found
 
 
 def _counted(session: Session, tables: DetailTables, dim: str, value: str) -> tuple[int, int, int] | None:
@@ -109,16 +120,17 @@ def _amount(text: str | None) -> Decimal | None:
     return None if text is None else Decimal(text)
 
 
-def award_item(row: Any, *, tender_names: bool) -> dict[str, Any]:
-    """The served item of one stored award (with its parties' names joined)."""
+def award_item(row: Any, names: dict[tuple[str, str], str], *, tender_names: bool) -> dict[str, Any]:
+    """The served item of one stored award, its parties named from `names` ((kind, id) -> name)."""
     item: dict[str, Any] = {"tenderId": row["tender_id"], "tenderDate": row["tender_date"]}
     if tender_names:
         item["tenderName"] = row["tender_name"]
     item.update(
         lot=row["lot"], lots=row["lots"], procedure=row["procedure"], sector=row["sector"],
-        authority={"id": row["authority_id"], "name": row["authority_name"], "type": row["authority_type"],
-                   "province": row["province"]},
-        contractor={"id": row["contractor_id"], "name": row["contractor_name"], "province": row["supplier_province"]},
+        authority={"id": row["authority_id"], "name": names[("authority", row["authority_id"])],
+                   "type": row["authority_type"], "province": row["province"]},
+        contractor={"id": row["contractor_id"], "name": names[("contractor", row["contractor_id"])],
+                    "province": row["supplier_province"]},
         estimatedCost=_amount(row["estimated_cost"]), contractValue=_amount(row["contract_value"]), bids=row["bids"],
         discount=row["discount"], flags=flag_ids(row["flags"]),
     )

@@ -27,8 +27,9 @@ WORD = Text().with_variant(Text(collation="C"), "postgresql")
 WORD_END = "\U0010ffff"
 # The layout of the tables below; a release whose `details` differs was loaded without them.
 DETAILS_VERSION = 1
-# Filters of few values: each has an index in either order that also holds the others, so that a
-# page or a count filtered by several of them is read from one index without visiting the rows.
+# Filters of few values: each (and the year) has an index in either order that also holds the others
+# and the flags, so that a page or a count filtered by several of them is read from one index
+# without visiting the rows.
 LOW_CARDINALITY = ("province", "supplier_province", "sector", "procedure", "authority_type")
 
 
@@ -102,12 +103,13 @@ def _indexes(tables: DetailTables) -> list[Index]:
     """The secondary indexes, built once the rows are in (`index_steps`)."""
     a, name = tables.awards.c, tables.awards.name
     indexes = [Index(f"ix_{name}_value", a.seq_value, unique=True)]
-    for column in LOW_CARDINALITY:
-        others = [a[c] for c in LOW_CARDINALITY if c != column]
-        indexes.append(Index(f"ix_{name}_{column}_seq", a[column], a.seq, *others, a.year, a.flags))
+    for column in (*LOW_CARDINALITY, "year"):
+        others = [a[c] for c in (*LOW_CARDINALITY, "year") if c != column]
+        if column != "year":  # newest first, a year is a range of seq: any index ending in seq serves it
+            indexes.append(Index(f"ix_{name}_{column}_seq", a[column], a.seq, *others, a.flags))
+        indexes.append(Index(f"ix_{name}_{column}_value", a[column], a.seq_value, *others, a.flags))
     for column in ("authority_id", "contractor_id"):
         indexes.append(Index(f"ix_{name}_{column}_seq", a[column], a.seq))
-    for column in (*LOW_CARDINALITY, "authority_id", "contractor_id", "year"):
         indexes.append(Index(f"ix_{name}_{column}_value", a[column], a.seq_value))
     p = tables.parties.c
     indexes.append(Index(f"ix_{tables.parties.name}_party", p.kind, p.party_id, unique=True))

@@ -42,8 +42,7 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
         return Page([], [], 0)
     phrase = " ".join(words)
     p, w = tables.parties.c, tables.words.c
-    # The longest query word drives: its range of the word index is likely the narrowest.
-    driver = max(words, key=len)
+    driver = _driver(session, tables, words)
     hits = select(w.seq).where(w.word >= driver, w.word < driver + WORD_END).distinct().subquery()
     spaced = literal(" ") + p.words
     rank = case((p.words == phrase, 0), (p.words.like(phrase + "%"), 1), (spaced.like("% " + phrase + "%"), 2),
@@ -59,6 +58,24 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
         query = query.where(or_(m.rank > after[0], and_(m.rank == after[0], m.seq > after[1])))
     rows = session.execute(query.order_by(m.rank, m.seq).limit(limit)).mappings().all()
     return Page([_search_item(r) for r in rows], [(int(r["rank"]), int(r["seq"])) for r in rows], total)
+
+
+# How many index entries a query word's range is counted up to when choosing the driving word.
+DRIVER_PROBE = 2000
+
+
+def _driver(session: Session, tables: Any, words: list[str]) -> str:
+    """The query word whose range of the word index is the narrowest (each counted up to
+    DRIVER_PROBE entries, so that a word of every name costs no more than a rare one), longest first."""
+    if len(words) == 1:
+        return words[0]
+    w = tables.words.c
+
+    def width(word: str) -> int:
+        probe = select(w.seq).where(w.word >= word, w.word < word + WORD_END).limit(DRIVER_PROBE).subquery()
+        return int(session.scalar(select(func.count()).select_from(probe)) or 0)
+
+    return min(sorted(dict.fromkeys(words), key=len, reverse=True), key=width)
 
 
 def _search_item(row: Any) -> dict[str, Any]:

@@ -47,7 +47,7 @@ def awards(d: dict) -> list[dict]:
             flags.append("winner-share")
         item = {"tenderId": r.tender_id, "tenderDate": t["tender_date"]}
         if has_names:
-            item["tenderName"] = t["name"].strip() or None
+            item["tenderName"] = t["name"].strip(" ") or None
         cprov = None if pd.isna(r.cprov) else int(r.cprov)
         item.update(
             lot=int(r.lot), lots=int(t["lots"]), procedure=r.procedure, sector=int(r.sector),

@@ -4,6 +4,8 @@ one index per transaction, before the release is completed."""
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,11 +19,17 @@ from store.db import session_scope
 from store.details import create_detail_tables, index_steps, insert_detail_rows
 from store.releases import item_batches
 
+log = logging.getLogger("gosterge.loaders.procurement")
+
 
 def build_details(con: duckdb.DuckDBPyConnection) -> None:
     """The DuckDB tables the release's own tables are written from (after `build_typed_tables`)."""
+    started = time.perf_counter()
     build_award_rows(con)
+    log.info("awards and flags computed in %.1f s", time.perf_counter() - started)
+    started = time.perf_counter()
     build_parties(con)
+    log.info("parties and profiles computed in %.1f s", time.perf_counter() - started)
 
 
 def write_details(con: duckdb.DuckDBPyConnection, sessions: sessionmaker[Session], release_id: int,
@@ -34,9 +42,13 @@ def write_details(con: duckdb.DuckDBPyConnection, sessions: sessionmaker[Session
                (tables.parties, party_rows(con)), (tables.words, word_rows(con)),
                (tables.profiles, profile_rows(con)), (tables.benchmarks, benchmark_rows(con))]
     for table, rows in sources:
+        started = time.perf_counter()
         for batch in item_batches(counted(rows)):
             with session_scope(sessions) as session:
                 insert_detail_rows(session, table, batch)
+        log.info("%s written in %.1f s", table.name, time.perf_counter() - started)
+    started = time.perf_counter()
     for step in index_steps(release_id):
         with session_scope(sessions) as session:
             step(session)
+    log.info("release %s indexed in %.1f s", release_id, time.perf_counter() - started)

@@ -122,8 +122,12 @@ def generate_tables(scale: Scale, *, seed: int, published: datetime) -> dict[str
         counters[y] = counters.get(y, 0) + 1
         tender_ids.append(f"{y}/{counters[y]:06d}")
     tender_ids = np.array(tender_ids)
+    # Names (the optional column) from the sector and the year, so that no draw of the generator changes.
+    sector_names = {s.id: s.name_tr for s in sectors().values()}
+    names = [f"{sector_names[s]} ihalesi {y}" for s, y in zip(t_sector, t_years, strict=True)]
     tenders = pd.DataFrame({"tender_id": tender_ids, "authority_id": au_ids[t_au], "tender_date": t_dates,
-                            "procedure": t_proc, "sector": t_sector, "estimated_cost": est_str, "lots": t_lots})
+                            "procedure": t_proc, "sector": t_sector, "estimated_cost": est_str, "lots": t_lots,
+                            "name": names})
 
     # Awards: one row per lot; recent years miss results (partial source), unawarded lots happen.
     idx = np.repeat(np.arange(n_t), t_lots)

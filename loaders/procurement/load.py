@@ -94,6 +94,7 @@ def load_release(
                 con.execute("SET temp_directory = ?", [str(Path(workdir) / "duckdb")])
             progress("validating", 0)
             validate_release(con, opened)
+            log.info("validated in %.1f s", time.perf_counter() - started)
             progress("computing", 0)
             latest_year = build_typed_tables(con)
             build_details(con)
@@ -118,9 +119,11 @@ def load_release(
             try:
                 # Each batch in a transaction of its own: on SQLite the write lock is held for one
                 # batch at a time, so the service's credit debits go on between them.
+                written = time.perf_counter()
                 for batch in item_batches(counted(served_items(con, latest_year), "items")):
                     with session_scope(sessions) as session:
                         insert_items(session, release_id, batch)
+                log.info("statistics computed and written in %.1f s", time.perf_counter() - written)
                 write_details(con, sessions, release_id, counted)
                 with session_scope(sessions) as session:
                     complete_release(session, release_id, details=DETAILS_VERSION, tender_names=has_tender_names(con))
