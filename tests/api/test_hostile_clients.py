@@ -1,4 +1,4 @@
-"""What an attacker and a careless client tried (issue 14, second round): each is a clear problem now."""
+"""What an attacker and a careless client tried: each is a clear problem now."""
 
 from __future__ import annotations
 
