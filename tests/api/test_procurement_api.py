@@ -30,7 +30,6 @@ BAD = [
     ("province-sectors?sector=Uzay", ["sector"]),
     ("province-sectors?sort=name", ["sort"]),
     ("supply-flows?buyerProvince=Gotham&supplierProvince=0", ["buyerProvince", "supplierProvince"]),
-    ("top-authorities", ["province", "sector"]),
     ("top-authorities?province=6&sector=23", ["province", "sector"]),
     ("top-authorities?sector=23&method=direct", ["method"]),
     ("top-authorities?province=6&method=headquartered", ["method"]),

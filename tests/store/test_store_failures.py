@@ -33,7 +33,7 @@ def test_statement_past_time_limit_raises_timeout(database_url):
 
 
 def test_statement_timeout_is_504_upstream_timeout(make_app, make_key, monkeypatch, database_url):
-    from api.routes import procurement
+    from api.routes import procurement, release_params
 
     def slow_list_items(session, **kwargs):  # noqa: ANN001
         session.execute(text(slow_sql(database_url)))
@@ -41,7 +41,7 @@ def test_statement_timeout_is_504_upstream_timeout(make_app, make_key, monkeypat
 
     app = make_app(STATEMENT_TIMEOUT_MS=100)
     key = make_key(target_app=app)
-    monkeypatch.setattr(procurement, "get_active_release", lambda session: type("R", (), {"id": 1})())
+    monkeypatch.setattr(release_params, "get_active_release", lambda session: type("R", (), {"id": 1})())
     monkeypatch.setattr(procurement, "list_items", slow_list_items)
     response = app.test_client().get("/v1/public-procurement/supply-flows", headers={"Authorization": f"Bearer {key}"})
     assert_problem(response, 504, "upstream_timeout")
