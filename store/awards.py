@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from store.db import unindexed
 from store.details import DETAILS_VERSION, DetailTables, detail_tables
 from store.errors import DetailsMissingError
 from store.models import Release
@@ -17,6 +18,11 @@ from store.pages import Page
 from store.reference.flags import flag_ids, flag_mask
 
 SORTS = ("date", "value")
+# The filters whose match counts, one or two at a time, the loader keeps (loaders/procurement/awards.py).
+COUNTED = ("year", "province", "supplier_province", "sector", "procedure", "authority_type")
+# Under several filters, by value: from this many matches on, walking a value index finds a page
+# sooner than sorting every match's position.
+DENSE_MATCHES = 20_000
 
 
 @dataclass(frozen=True)
@@ -34,17 +40,23 @@ class AwardFilters:
     period: int | None = None
     flags: tuple[str, ...] = ()
 
+    def count(self) -> int:
+        """How many filters are given."""
+        return sum(getattr(self, f.name) not in (None, ()) for f in fields(self))
+
     def counted(self) -> tuple[str, str] | None:
-        """The (dim, value) of the match count kept at load time for these filters, if one is."""
-        given = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) not in (None, ())}
+        """The (dim, value) of the match count kept at load time for these filters, if one is: for
+        none, for a flag set alone, and for one or two of the filters of few values (and the year)."""
+        given = {("year" if f.name == "period" else f.name): getattr(self, f.name) for f in fields(self)
+                 if getattr(self, f.name) not in (None, ())}
         if not given:
             return "", ""
-        if len(given) > 1 or "authority" in given or "contractor" in given:
+        if set(given) == {"flags"}:
+            return "flags", str(flag_mask(given["flags"]))
+        if len(given) > 2 or not set(given) <= set(COUNTED):
             return None
-        (name, value), = given.items()
-        if name == "flags":
-            return "flags", str(flag_mask(value))
-        return ("year" if name == "period" else name), str(value)
+        names = [c for c in COUNTED if c in given]
+        return "|".join(names), "|".join(str(given[c]) for c in names)
 
 
 def release_tables(release: Release) -> DetailTables:
@@ -70,26 +82,37 @@ def list_awards(session: Session, *, release: Release, filters: AwardFilters = A
         ("contractor", "contractor_id")) if getattr(filters, name) is not None]
     if filters.flags:
         where.append(a.flags.op("&")(flag_mask(filters.flags)) != 0)
-    count_where, page_where = list(where), list(where)
+    period: list[Any] = []
     if filters.period is not None:
         span = _counted(session, tables, "year", str(filters.period))
         if span is None:
             return Page([], [], 0)
         # Newest first, a year is one run of positions: a range of any index ending in seq.
-        count_where.append(a.seq.between(span[1], span[2]))
-        page_where.append(a.seq.between(span[1], span[2]) if sort == "date" else a.year == filters.period)
+        period = [a.seq.between(span[1], span[2])]
     counted = filters.counted()
     if counted is not None:
         span = _counted(session, tables, *counted)
         total = 0 if span is None else span[0]
     else:
-        total = int(session.scalar(select(func.count()).select_from(tables.awards).where(*count_where)) or 0)
+        total = int(session.scalar(select(func.count()).select_from(tables.awards).where(*where, *period)) or 0)
     if total == 0:
         return Page([], [], 0)
     key = a.seq if sort == "date" else a.seq_value
     if after is not None:
-        page_where.append(key > after)
-    rows = session.execute(select(tables.awards).where(*page_where).order_by(key).limit(limit)).mappings().all()
+        where.append(key > after)
+    if sort == "date":
+        query = select(tables.awards).where(*where, *period).order_by(key).limit(limit)
+    elif filters.count() <= 1 or total >= DENSE_MATCHES:
+        # By value under one filter (a year's by its own index), or under several that many awards
+        # meet: a value index walked in order, a few rows read for each one shown.
+        year = [a.year == filters.period] if period else []
+        query = select(tables.awards).where(*where, *year).order_by(key).limit(limit)
+    else:
+        # By value under several filters that few awards meet: their positions from an index that
+        # holds every filter (no row read), the largest first; then only those rows.
+        shown = select(a.seq_value).where(*where, *period).order_by(unindexed(a.seq_value)).limit(limit)
+        query = select(tables.awards).where(a.seq_value.in_(list(session.scalars(shown)))).order_by(a.seq_value)
+    rows = session.execute(query).mappings().all()
     names = _party_names(session, tables, rows)
     position = "seq" if sort == "date" else "seq_value"
     return Page([award_item(r, names, tender_names=release.tender_names) for r in rows], [r[position] for r in rows],

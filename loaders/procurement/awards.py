@@ -9,6 +9,7 @@ from typing import Any
 
 import duckdb
 
+from store.awards import COUNTED
 from store.reference.flags import (
     ALL_FLAGS_MASK,
     COMPETITIVE_PROCEDURES,
@@ -19,8 +20,6 @@ from store.reference.flags import (
 )
 
 FETCH_ROWS = 5000
-# Filters whose count per value is kept (store/awards.py reads them): the stored column of each.
-COUNTED = ("year", "province", "supplier_province", "sector", "procedure", "authority_type")
 
 
 def _listed(values: tuple[str, ...]) -> str:
@@ -61,33 +60,54 @@ def build_award_rows(con: duckdb.DuckDBPyConnection) -> None:
     """)
 
 
-def award_rows(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
+Rows = tuple[tuple[str, ...], Iterator[tuple[Any, ...]]]  # column names, and the rows as tuples in that order
+
+
+def fetched(con: duckdb.DuckDBPyConnection, sql: str) -> Rows:
+    """A query's column names and its rows, fetched in batches (tuples: no per-row object is built)."""
+    cursor = con.execute(sql)
+    columns = tuple(d[0] for d in cursor.description)
+
+    def rows() -> Iterator[tuple[Any, ...]]:
+        while batch := cursor.fetchmany(FETCH_ROWS):
+            yield from batch
+
+    return columns, rows()
+
+
+def award_rows(con: duckdb.DuckDBPyConnection) -> Rows:
     """The stored rows of store/details.py's awards table, newest first."""
-    cursor = con.execute("""
-        SELECT seq, seq_value, tender_id, lot, lots, tender_date, yr, tender_name, procedure, sector, authority_id,
-            authority_type, province, contractor_id, cprov, estimated_cost, contract_value, bids, discount, flags
+    return fetched(con, """
+        SELECT seq, seq_value, tender_id, lot, lots, tender_date, yr AS year, tender_name, procedure, sector,
+            authority_id, authority_type, province, contractor_id, cprov AS supplier_province, estimated_cost,
+            contract_value, bids, discount, flags
         FROM award_rows ORDER BY seq
     """)
-    names = ("seq", "seq_value", "tender_id", "lot", "lots", "tender_date", "year", "tender_name", "procedure",
-             "sector", "authority_id", "authority_type", "province", "contractor_id", "supplier_province",
-             "estimated_cost", "contract_value", "bids", "discount", "flags")
-    while rows := cursor.fetchmany(FETCH_ROWS):
-        for row in rows:
-            yield dict(zip(names, row, strict=True))
 
 
-def award_count_rows(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
-    """How many awards match each single filter value, with the first and last position (newest
-    first) among them: ("", "") for every award, ("flags", mask) for a flag mask (any of its flags)."""
-    total = con.execute("SELECT count(*), min(seq), max(seq) FROM award_rows").fetchone()
-    yield {"dim": "", "value": "", "count": int(total[0]), "first_seq": total[1], "last_seq": total[2]}
+def _source(column: str) -> str:
+    """The column of `award_rows` a stored awards column comes from."""
+    return {"year": "yr", "supplier_province": "cprov"}.get(column, column)
+
+
+def award_count_rows(con: duckdb.DuckDBPyConnection) -> Rows:
+    """How many awards match each value of one filter, or of two (dim "a|b", value "x|y", in
+    COUNTED's order), with the first and last position (newest first) among them: ("", "") for
+    every award, ("flags", mask) for a flag mask (any of its flags)."""
+    rows = [("", "", *con.execute("SELECT count(*), min(seq), max(seq) FROM award_rows").fetchone())]
     for column in COUNTED:
-        source = "yr" if column == "year" else "cprov" if column == "supplier_province" else column
-        for value, count, first, last in con.execute(
-                f"SELECT {source}, count(*), min(seq), max(seq) FROM award_rows WHERE {source} IS NOT NULL GROUP BY 1"
-        ).fetchall():
-            yield {"dim": column, "value": str(value), "count": int(count), "first_seq": first, "last_seq": last}
+        source = _source(column)
+        rows += [(column, str(value), count, first, last) for value, count, first, last in con.execute(
+            f"SELECT {source}, count(*), min(seq), max(seq) FROM award_rows WHERE {source} IS NOT NULL GROUP BY 1"
+        ).fetchall()]
+    for i, first_column in enumerate(COUNTED):
+        for second_column in COUNTED[i + 1:]:
+            a, b = (_source(c) for c in (first_column, second_column))
+            rows += [(f"{first_column}|{second_column}", f"{x}|{y}", count, first, last)
+                     for x, y, count, first, last in con.execute(
+                         f"SELECT {a}, {b}, count(*), min(seq), max(seq) FROM award_rows "
+                         f"WHERE {a} IS NOT NULL AND {b} IS NOT NULL GROUP BY 1, 2").fetchall()]
     for mask in range(1, ALL_FLAGS_MASK + 1):
-        count, first, last = con.execute(
-            "SELECT count(*), min(seq), max(seq) FROM award_rows WHERE flags & ? <> 0", [mask]).fetchone()
-        yield {"dim": "flags", "value": str(mask), "count": int(count), "first_seq": first, "last_seq": last}
+        rows.append(("flags", str(mask), *con.execute(
+            "SELECT count(*), min(seq), max(seq) FROM award_rows WHERE flags & ? <> 0", [mask]).fetchone()))
+    return ("dim", "value", "count", "first_seq", "last_seq"), iter(rows)

@@ -4,38 +4,32 @@ computed in DuckDB with CUBE at load time (docs/awards-and-flags.md, "Discount b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import duckdb
 
+from loaders.procurement.awards import Rows, fetched
 from loaders.procurement.compute import TENDER_DISCOUNTS
 
 # A group resting on fewer tenders gives its n and nothing else.
 MIN_TENDERS = 5
 QUANTILES = (("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p90", 0.9))
-POOLED = ""  # the stored key of a pooled dimension
 
 
-def benchmark_rows(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
+def benchmark_rows(con: duckdb.DuckDBPyConnection) -> Rows:
     """One row per group with at least one tender: its keys (pooled as "", the year as text or
-    "all") and n, the quantiles (linear interpolation, NumPy's default) and the mean."""
+    "all") and n, the quantiles (linear interpolation, NumPy's default) and the mean, all null but
+    n in a group of fewer than MIN_TENDERS."""
     levels = "[" + ", ".join(str(q) for _, q in QUANTILES) + "]"
-    cursor = con.execute(f"""
-        SELECT
-            CASE WHEN GROUPING(sector) = 1 THEN '' ELSE CAST(sector AS VARCHAR) END AS sector,
-            CASE WHEN GROUPING(procedure) = 1 THEN '' ELSE procedure END AS procedure,
-            CASE WHEN GROUPING(province) = 1 THEN '' ELSE CAST(province AS VARCHAR) END AS province,
-            CASE WHEN GROUPING(yr) = 1 THEN 'all' ELSE CAST(yr AS VARCHAR) END AS period,
-            count(*) AS n, quantile_cont(discount, {levels}) AS q, avg(discount) AS mean
-        FROM ({TENDER_DISCOUNTS}) GROUP BY CUBE (sector, procedure, province, yr)
-        ORDER BY period, sector, procedure, province
+    figures = ", ".join(f"CASE WHEN n >= {MIN_TENDERS} THEN q[{i}] END AS {name}"
+                        for i, (name, _) in enumerate(QUANTILES, 1))
+    return fetched(con, f"""
+        SELECT period, sector, procedure, province, n, {figures}, CASE WHEN n >= {MIN_TENDERS} THEN mean END AS mean
+        FROM (
+            SELECT
+                CASE WHEN GROUPING(yr) = 1 THEN 'all' ELSE CAST(yr AS VARCHAR) END AS period,
+                CASE WHEN GROUPING(sector) = 1 THEN '' ELSE CAST(sector AS VARCHAR) END AS sector,
+                CASE WHEN GROUPING(procedure) = 1 THEN '' ELSE procedure END AS procedure,
+                CASE WHEN GROUPING(province) = 1 THEN '' ELSE CAST(province AS VARCHAR) END AS province,
+                CAST(count(*) AS INTEGER) AS n, quantile_cont(discount, {levels}) AS q, avg(discount) AS mean
+            FROM ({TENDER_DISCOUNTS}) GROUP BY CUBE (sector, procedure, province, yr)
+        ) ORDER BY period, sector, procedure, province
     """)
-    while rows := cursor.fetchmany(5000):
-        for sector, procedure, province, period, n, q, mean in rows:
-            row = {"period": period, "sector": sector, "procedure": procedure, "province": province, "n": int(n)}
-            enough = n >= MIN_TENDERS
-            for (name, _), value in zip(QUANTILES, q, strict=True):
-                row[name] = float(value) if enough else None
-            row["mean"] = float(mean) if enough else None
-            yield row

@@ -38,14 +38,15 @@ def write_details(con: duckdb.DuckDBPyConnection, sessions: sessionmaker[Session
     source of rows (to report progress). A failure leaves tables that the caller's purge drops."""
     with session_scope(sessions) as session:
         tables = create_detail_tables(session, release_id)
-    sources = [(tables.awards, award_rows(con)), (tables.counts, award_count_rows(con)),
-               (tables.parties, party_rows(con)), (tables.words, word_rows(con)),
-               (tables.profiles, profile_rows(con)), (tables.benchmarks, benchmark_rows(con))]
-    for table, rows in sources:
+    # Each source runs its query when its turn comes: a DuckDB connection holds one result at a time.
+    sources = [(tables.awards, award_rows), (tables.counts, award_count_rows), (tables.parties, party_rows),
+               (tables.words, word_rows), (tables.profiles, profile_rows), (tables.benchmarks, benchmark_rows)]
+    for table, source in sources:
         started = time.perf_counter()
+        columns, rows = source(con)
         for batch in item_batches(counted(rows)):
             with session_scope(sessions) as session:
-                insert_detail_rows(session, table, batch)
+                insert_detail_rows(session, table, columns, batch)
         log.info("%s written in %.1f s", table.name, time.perf_counter() - started)
     started = time.perf_counter()
     for step in index_steps(release_id):

@@ -4,16 +4,13 @@ each period's profile serves (docs/awards-and-flags.md, "Party search" and "Prof
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import duckdb
 
+from loaders.procurement.awards import Rows, fetched
 from loaders.procurement.compute import TENDER_DISCOUNTS
 from store.reference.flags import FLAGS
 from store.reference.folding import name_words
 
-FETCH_ROWS = 5000
 TOP_COUNTERPARTS = 10
 MONEY = "DECIMAL(38,2)"
 # What each kind's profile is grouped by and where its counterparts and places come from.
@@ -155,28 +152,19 @@ def build_parties(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("DROP TABLE party_base")
 
 
-def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> Iterator[dict[str, Any]]:
-    cursor = con.execute(sql)
-    names = [d[0] for d in cursor.description]
-    while rows := cursor.fetchmany(FETCH_ROWS):
-        for row in rows:
-            yield dict(zip(names, row, strict=True))
+def party_rows(con: duckdb.DuckDBPyConnection) -> Rows:
+    return fetched(con, """SELECT seq, kind, party_id, name, words, province, type, contracts, value, tenders, years
+                           FROM parties ORDER BY seq""")
 
 
-def party_rows(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
-    yield from _rows(con, """SELECT seq, kind, party_id, name, words, province, type, contracts, value, tenders, years
-                             FROM parties ORDER BY seq""")
-
-
-def word_rows(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
+def word_rows(con: duckdb.DuckDBPyConnection) -> Rows:
     """Each distinct word of each party's folded name: the search's index (store/parties.py)."""
-    yield from _rows(con, """SELECT DISTINCT unnest(string_split(words, ' ')) AS word, seq FROM parties
-                             WHERE words <> '' ORDER BY word, seq""")
+    return fetched(con, """SELECT DISTINCT unnest(string_split(words, ' ')) AS word, seq FROM parties
+                           WHERE words <> '' ORDER BY word, seq""")
 
 
-def profile_rows(con: duckdb.DuckDBPyConnection) -> Iterator[dict[str, Any]]:
-    yield from _rows(con, """
+def profile_rows(con: duckdb.DuckDBPyConnection) -> Rows:
+    return fetched(con, """
         SELECT p.seq, r.period, CAST(r.body AS VARCHAR) AS body FROM (
             SELECT 'authority' AS kind, * FROM profiles_authority UNION ALL SELECT 'contractor', * FROM profiles_contractor
         ) r JOIN parties p ON p.kind = r.kind AND p.party_id = r.pid ORDER BY p.seq, r.period""")
-
