@@ -10,6 +10,7 @@ import streamlit as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dashboard.i18n import LANGUAGES, text  # noqa: E402
+from dashboard.search import party_search  # noqa: E402
 from dashboard.ui import lang  # noqa: E402
 
 ICON = Path(__file__).parent / "assets" / "favicon.png"
@@ -22,6 +23,8 @@ language = st.sidebar.radio(text("language", lang()), LANGUAGES, index=LANGUAGES
 st.query_params["lang"] = language
 
 overview = text("overview", language)
+# Reached from the search box, an award or another profile, with the party in the address; not a menu entry.
+profile = st.Page(PAGES / "profile.py", title=text("profile", language), url_path="profile", visibility="hidden")
 navigation = st.navigation([
     # The default page is served at the root, whatever its url_path; the hidden twin below gives the
     # overview the address /overview as well, so that a link to it does not end in "Page not found".
@@ -33,10 +36,13 @@ navigation = st.navigation([
     st.Page(PAGES / "province_sectors.py", title=text("province_sectors", language), url_path="province-sectors"),
     st.Page(PAGES / "flows.py", title=text("flows", language), url_path="supply-flows"),
     st.Page(PAGES / "rankings.py", title=text("rankings", language), url_path="rankings"),
+    st.Page(PAGES / "awards.py", title=text("awards", language), url_path="awards"),
+    profile,
     st.Page(PAGES / "news.py", title=text("news", language), url_path="news"),
     st.Page(PAGES / "api_key.py", title=text("api_key", language), url_path="api-key"),
     st.Page(PAGES / "admin.py", title=text("admin", language), url_path="admin"),
 ])
+party_search(profile, language)
 # The browser tab names the page and the product: "Rekabet ve yoğunlaşma · Gösterge".
 st.set_page_config(page_title=f"{navigation.title} · {text('app_title', language)}")
 navigation.run()

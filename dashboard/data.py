@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from urllib.parse import quote
 
 import pandas as pd
 import streamlit as st
@@ -106,3 +107,55 @@ def subject_options(dimension: str) -> dict[str, str]:
         frame = index("competition-indices", "procedure", period="all")
         return {str(r.subject): r.subjectName for r in frame.itertuples()}
     return {}
+
+
+def procedures() -> pd.DataFrame:
+    return reference("procedures")
+
+
+def red_flags() -> pd.DataFrame:
+    """The red flags with their names and definitions in both languages (a free reference list)."""
+    return reference("red-flags")
+
+
+def province_names() -> dict[int, str]:
+    return {int(r.plate): r.name for r in provinces().itertuples()}
+
+
+PARTY_PATHS = {"authority": "authorities", "contractor": "contractors"}
+
+
+def search(kind: str, q: str, *, limit: int) -> dict[str, Any]:
+    """The best `limit` matches of a name among authorities or contractors (`kind`), and their total."""
+    return get(f"{PP}/{PARTY_PATHS[kind]}", (("q", q), ("limit", limit)))
+
+
+def profile(kind: str, party_id: str, period: str) -> dict[str, Any]:
+    """An authority's or a contractor's profile for a year or every year (`all`)."""
+    return get(f"{PP}/{PARTY_PATHS[kind]}/{quote(party_id, safe='')}", (("period", period),))
+
+
+AWARD_COLUMNS = ["tenderId", "tenderDate", "tenderName", "lot", "lots", "procedure", "sector", "authority.id",
+                 "authority.name", "authority.type", "authority.province", "contractor.id", "contractor.name",
+                 "contractor.province", "estimatedCost", "contractValue", "bids", "discount", "flags"]
+
+
+def award_rows(items: list[dict[str, Any]]) -> pd.DataFrame:
+    """Awards as flat rows: the parties' fields as `authority.name` and the like, the flags as one cell of
+    comma-separated ids, every column of AWARD_COLUMNS present (a release without names has no tenderName)."""
+    frame = pd.json_normalize(items) if items else pd.DataFrame()
+    frame = frame.reindex(columns=AWARD_COLUMNS)
+    frame["flags"] = frame["flags"].map(lambda flags: ",".join(flags) if isinstance(flags, list) else "")
+    return frame
+
+
+def award_page(params: tuple[tuple[str, Any], ...], cursor: str | None) -> tuple[pd.DataFrame, int, str | None]:
+    """One page of awards for the filters: its rows, the total matching and the next page's cursor."""
+    page = get(f"{PP}/awards", params + ((("cursor", cursor),) if cursor else ()))
+    return award_rows(page["items"]), int(page["total"]), page.get("next_cursor")
+
+
+def benchmark(sector: Any, procedure: str, period: str) -> dict[str, Any] | None:
+    """The discount distribution of one sector, procedure and year (or `all`); None when the API has no group."""
+    found = get(f"{PP}/discount-benchmarks", (("sector", sector), ("procedure", procedure), ("period", period)))
+    return found["items"][0] if found["items"] else None

@@ -8,10 +8,12 @@ TRY 1.2 billion). Times are shown in Türkiye's time, whatever the server's or t
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 import pandas as pd
+
+from dashboard.i18n import text, unit_text
 
 TURKIYE = ZoneInfo("Europe/Istanbul")
 # (threshold, word) from the largest; amounts below the smallest are written in full.
@@ -23,6 +25,9 @@ MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct
 # A cell starting with one of these is run as a formula by Excel, LibreOffice and Google Sheets
 # (OWASP, "CSV Injection"); tab and carriage return start one too in some of them.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Below this many cases a share, a mean or a distribution is not to be read on its own (issue 20; the
+# API gives no quantiles of a benchmark group of fewer tenders).
+FEW_CASES = 5
 
 
 def _missing(value: object) -> bool:
@@ -78,7 +83,9 @@ def share(value: float | None, lang: str, *, digits: int = 1) -> str:
     if _missing(value):
         return "–"
     percent = number(100 * value, lang, digits=digits)
-    return f"%{percent}" if lang == "tr" else f"{percent}%"
+    if lang == "tr":  # the sign before the percent sign: -%7,7 (a discount of an award above its estimate)
+        return f"-%{percent[1:]}" if percent.startswith("-") else f"%{percent}"
+    return f"{percent}%"
 
 
 def points(value: float | None, lang: str) -> str:
@@ -108,6 +115,14 @@ def local_time(stamp: str | None, lang: str, *, with_time: bool = True) -> str:
     return f"{day} {moment:%H:%M}" if lang == "tr" else f"{day}, {moment:%H:%M}"
 
 
+def date_text(day: str | None, lang: str) -> str:
+    """A calendar date of the API (`2026-11-21`, no time, no zone): 21.11.2026 / 21 Nov 2026."""
+    if not day:
+        return "–"
+    value = date.fromisoformat(str(day)[:10])
+    return value.strftime("%d.%m.%Y") if lang == "tr" else f"{value.day} {MONTHS_EN[value.month - 1]} {value.year}"
+
+
 def nice_ticks(low: float, high: float, *, count: int = 5, zero: bool = True) -> list[float]:
     """Round tick values (1, 2 or 5 times a power of ten) covering [low, high] (and 0 with `zero`)."""
     if _missing(low) or _missing(high):
@@ -133,7 +148,9 @@ def tick_label(value: float, lang: str, kind: str) -> str:
     """One axis or colour-bar label: shares as percentages, money and counts shortened in words."""
     if kind == "share":
         percent = _trimmed(100 * value, lang, 1)
-        return f"%{percent}" if lang == "tr" else f"{percent}%"
+        if lang == "tr":
+            return f"-%{percent[1:]}" if percent.startswith("-") else f"%{percent}"
+        return f"{percent}%"
     if kind == "money":
         return short_money(value, lang) if abs(value) >= 1e6 else money(value, lang, digits=0)
     return short_number(value, lang) if abs(value) >= 1e6 else _trimmed(value, lang, 2)
@@ -146,6 +163,23 @@ def value_text(value: float | None, lang: str, kind: str) -> str:
     if kind == "money":
         return money(value, lang)
     return number(value, lang, digits=0 if _missing(value) or float(value).is_integer() or abs(value) >= 100 else 2)
+
+
+def counted(value: float | None, count: float | None, unit: str, lang: str, *, kind: str = "share",
+            how: str = "of") -> str:
+    """A figure with the count it rests on: a share "25.0% of 74 lots" (`how="of"`), a mean "19.5% over 28
+    tenders" (`over`), any other figure "rests on 106 contracts" (`on`); in Turkish "%25,0 (74 kısım
+    üzerinden)". With no case to rest on, says so instead of a figure."""
+    n = 0 if _missing(count) else int(count or 0)
+    noun = unit_text(unit, n, lang)
+    if n == 0 or _missing(value):
+        return text("counted_none", lang).format(unit=noun)
+    return text(f"counted_{how}", lang).format(value=value_text(value, lang, kind), n=number(n, lang), unit=noun)
+
+
+def too_few(count: float | None) -> bool:
+    """A figure resting on at least one case but fewer than FEW_CASES."""
+    return not _missing(count) and 0 < int(count or 0) < FEW_CASES
 
 
 def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dashboard.i18n_parties import PARTY_FIELDS, PARTY_LABELS, PARTY_MONEY_FIELDS, PARTY_SHARE_FIELDS, UNITS
+
 LANGUAGES = ("tr", "en")
 LABELS: dict[str, tuple[str, str]] = {
     "app_title": ("Gösterge", "Gösterge"),
@@ -216,7 +218,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "flows_filtered": ("{who}: tutara göre en büyük {n} akış", "{who}: the {n} largest flows by amount"),
     "flows_from": ("Alıcı {name}", "Buyer {name}"),
     "flows_to": ("Tedarikçi {name}", "Supplier {name}"),
-}
+} | PARTY_LABELS
 
 # The news sources, categories and sentiments the API names by id, as a reader sees them.
 NEWS_VALUES: dict[str, tuple[str, str]] = {
@@ -276,10 +278,11 @@ FIELDS: dict[str, tuple[str, str]] = {
     "loadedAt": ("Yüklenme", "Loaded"), "synthetic": ("Sentetik", "Synthetic"), "rows": ("Satır", "Rows"),
     "uploadedBy": ("Yükleyen", "Uploaded by"), "active": ("Sunuluyor", "Served"),
     "file": ("Dosya", "File"), "row": ("Satır", "Row"), "column": ("Sütun", "Column"), "message": ("Sorun", "Problem"),
-}
-MONEY_FIELDS = frozenset({"median", "mean", "total", "p95", "p99", "max", "amount", "localAmount", "otherAmount"})
+} | PARTY_FIELDS
+MONEY_FIELDS = frozenset({"median", "mean", "total", "p95", "p99", "max", "amount", "localAmount",
+                          "otherAmount"}) | PARTY_MONEY_FIELDS
 SHARE_FIELDS = frozenset({"singleBidShare", "singleBidShareSingleLot", "averageDiscount", "cr1", "cr4", "cr10",
-                          "largestShare", "localShareCount", "localShareValue"})
+                          "largestShare", "localShareCount", "localShareValue"}) | PARTY_SHARE_FIELDS
 
 # The API's own values (dimensions, ranking methods) as a reader sees them in each language.
 OPTIONS: dict[str, tuple[str, str]] = {
@@ -311,6 +314,12 @@ def field_text(name: str, lang: str) -> str:
 
 def text(key: str, lang: str) -> str:
     return _in(LABELS[key], lang)
+
+
+def unit_text(unit: str, count: float | None, lang: str) -> str:
+    """The noun a count is written with (`lots`, `tenders`, `contracts`): 1 lot, 2 lots; 1 kısım, 2 kısım."""
+    tr, one, many = UNITS[unit]
+    return tr if lang == "tr" else one if count == 1 else many
 
 
 def news_value(value: str, lang: str) -> str:

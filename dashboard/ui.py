@@ -81,7 +81,10 @@ def choose(label_key: str, options: list[str], *, name: str, labels: dict[str, s
     shown = labels or {}
     value = place.selectbox(t(label_key), options, index=index, key=f"w_{name}", placeholder=t("choose_option"),
                             format_func=lambda o: shown.get(o, option_text(o, lang())))
-    st.query_params[name] = value
+    if value == "":  # "every one": the address names only the choices made
+        st.query_params.pop(name, None)
+    else:
+        st.query_params[name] = value
     return value
 
 
@@ -115,12 +118,20 @@ def _cell_format(column: str, values: pd.Series) -> Callable[[Any], str]:
     return lambda v: number(v, lang(), digits=digits)
 
 
-def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = None) -> None:
+def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = None,
+          headings: dict[str, str] | None = None, display: dict[str, Callable[[Any], str]] | None = None,
+          links: dict[str, str] | None = None, select: str | None = None, selected: int | None = None) -> list[int]:
     """The items on screen, headed and written in the reader's language (1.234,56 / 1,234.56; shares
     as percentages), and as a CSV that keeps plain numbers and, where no heading was given, the API's
-    field names for spreadsheets."""
-    exported = frame.rename(columns=columns) if columns else frame
-    headings = {c: (columns or {}).get(c) or field_text(c, lang()) for c in frame.columns}
+    field names for spreadsheets.
+
+    `headings` head columns on screen only (the CSV keeps the API's names); `display` writes a column's
+    values for the reader (an id as its name, a date as the language writes it) while the grid sorts by
+    the values underneath; `links` maps a column of addresses to the words its links show (on screen
+    only); with `select` (its widget key) one row can be selected, `selected` first: the rows selected
+    are returned."""
+    exported = (frame.rename(columns=columns) if columns else frame).drop(columns=list(links or {}))
+    headings = {c: (headings or {}).get(c) or (columns or {}).get(c) or field_text(c, lang()) for c in frame.columns}
     shown = frame.copy()
     for column in shown.select_dtypes("object").columns:
         # A figure the API gives as null makes an object column of numbers: keep it a number column, so
@@ -141,12 +152,21 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     # own number formats would follow the browser's locale instead of the language chosen.
     formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns if headings[c] in shown
                and pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
+    formats |= {headings[c]: write for c, write in (display or {}).items() if c in headings and headings[c] in shown}
     # Every empty cell, text columns' too, reads as a dash rather than the grid's own "None".
     styled = shown.style.format(na_rep="–").format(formats, na_rep="–")
-    st.dataframe(styled, hide_index=True, width="stretch")
+    # A column of ids written as names reads as text: aligned left, though the ids underneath are numbers.
+    config = {headings[c]: st.column_config.Column(headings[c], alignment="left") for c in display or {}
+              if c in headings and headings[c] in shown}
+    config |= {headings[c]: st.column_config.LinkColumn(headings[c], display_text=words)
+               for c, words in (links or {}).items()}
+    choice = {"key": select, "on_select": "rerun", "selection_mode": "single-row",
+              "selection_default": {"selection": {"rows": [] if selected is None else [selected]}}} if select else {}
+    event = st.dataframe(styled, hide_index=True, width="stretch", column_config=config or None, **choice)
     # Text from the API (a contractor's name, a problem's message) must not run as a formula in a spreadsheet.
     csv = spreadsheet_safe(exported).to_csv(index=False).encode("utf-8")
     st.download_button(t("download_csv"), csv, file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}")
+    return list(event.selection.rows) if select else []
 
 
 def few_cases_note(counts: pd.Series) -> None:
@@ -210,16 +230,17 @@ def span_of(endpoint: str) -> years.Span | None:
     return years.complete_span(guarded(data.datasets), endpoint)
 
 
-def year_choice(endpoint: str, *, place: Any = None) -> str:
-    """The year picker (`?year=`): the release's years, newest first, partial ones marked, then every
-    year pooled; it opens on the latest complete year of the statistic."""
+def year_choice(endpoint: str, *, place: Any = None, name: str = "year", label: str = "map_year",
+                default: str | None = None) -> str:
+    """The year picker (`?year=`, or `name`): the release's years, newest first, partial ones marked, then
+    every year pooled; it opens on `default`, or the latest complete year of the statistic."""
     release = guarded(data.datasets)
     span = years.complete_span(release, endpoint)
     periods = [str(y) for y in range(2019, int(release.get("latestYear") or 2019) + 1)]
     labels = {"all": t("all_years"),
               **{p: t("year_partial_option").format(year=p) for p in years.partial_years(periods, span)}}
-    return choose("map_year", [*reversed(periods), "all"], name="year", labels=labels,
-                  default=years.default_year(periods, span, years.years_with_data(release, endpoint)), place=place)
+    opening = default or years.default_year(periods, span, years.years_with_data(release, endpoint))
+    return choose(label, [*reversed(periods), "all"], name=name, labels=labels, default=opening, place=place)
 
 
 def year_notes(year: str, endpoint: str) -> None:

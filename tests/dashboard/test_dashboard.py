@@ -13,19 +13,7 @@ from tests.helpers import ROOT, LiveServer
 APP = str(ROOT / "dashboard" / "app.py")
 PAGES = ["views/overview.py", "views/competition.py", "views/direct.py", "views/localization.py",
          "views/province_sectors.py", "views/flows.py", "views/rankings.py", "views/news.py", "views/api_key.py",
-         "views/admin.py"]
-
-
-@pytest.fixture
-def live(loaded_app, make_key, monkeypatch):
-    load_sample(loaded_app.extensions["gosterge.sessions"])
-    key = make_key()
-    with LiveServer(loaded_app) as server:
-        monkeypatch.setenv("GOSTERGE_API_URL", server.url)
-        monkeypatch.setenv("GOSTERGE_API_KEY", key)
-        st.cache_data.clear()
-        st.cache_resource.clear()
-        yield server
+         "views/admin.py", "views/awards.py", "views/profile.py"]
 
 
 def run(page: str | None = None, **query: str) -> AppTest:

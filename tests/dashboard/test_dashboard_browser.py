@@ -19,7 +19,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
 # The default page (overview) lives at the root; st.navigation gives it no path of its own.
 PAGES = ["", "competition", "direct", "local-suppliers", "province-sectors", "supply-flows", "rankings",
-         "news", "api-key", "admin"]
+         "awards", "profile", "news", "api-key", "admin"]
+# Parties of the demo release (tiny, seed 7): an authority and a contractor with awards in many years, and an
+# award of 2024 (a discount of 39.2 %) whose benchmark group (sector 23, open procedure, 2024) holds six tenders.
+AUTHORITY, CONTRACTOR, AWARD = "A000040", "F0000197", "ikn=2024/000033&lot=1"
 DONE = ("!document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " && !document.querySelector('[data-testid=\"stSkeleton\"]')")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -57,16 +60,22 @@ def dashboard(loaded_app, make_key, tmp_path):
 VIEWS = [(name, "") for name in PAGES] + [("overview", ""), ("competition", "dimension=province"),
                                           ("province-sectors", ""), ("news", "category=regulation"),
                                           ("direct", "dimension=province"), ("competition", "dimension=province&year=2025"),
-                                          ("supply-flows", "buyer=6")]
+                                          ("supply-flows", "buyer=6"),
+                                          ("profile", f"kind=authority&id={AUTHORITY}"),
+                                          ("profile", f"kind=contractor&id={CONTRACTOR}&period=2024"),
+                                          ("awards", f"sector=23&period=2024&procedure=open&{AWARD}"),
+                                          ("awards", "flag=single-bid,winner-share&sort=value")]
 MAPS = {("competition", "dimension=province"), ("direct", "dimension=province"), ("local-suppliers", ""),
-        ("competition", "dimension=province&year=2025"), ("supply-flows", "buyer=6")}
+        ("competition", "dimension=province&year=2025"), ("supply-flows", "buyer=6"),
+        ("profile", f"kind=authority&id={AUTHORITY}"), ("profile", f"kind=contractor&id={CONTRACTOR}&period=2024")}
 # Texts Streamlit writes in English whatever the page's language, and the API's raw English values:
 # none may be seen on the Turkish side.
 ENGLISH = ("Choose options", "Choose an option", "yyyy / mm / dd", "YYYY/MM/DD", "Upload", "per file",
            "Drag and drop", "Browse files", "No options to select", "None", "Province boundaries",
            "regulation", "monetary-policy", "neutral", "positive", "negative", "Federal Reserve System",
            "European Central Bank", "Official Gazette", "authorities ·", "direct_purchases", "uploadedBy",
-           "loadedAt", "publishedAt", "Synthetic data")
+           "loadedAt", "publishedAt", "Synthetic data", "Open procedure", "Single valid bid", "Every province",
+           "Contract value", "Red flags", "percentile", "This award", "Open profile", "Authority", "Contractor")
 CHARTS_DRAWN = ("[...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
                 ".every(chart => chart.querySelector('.main-svg'))")
 # The provinces' filled shapes inside the plot area (the legend draws fills of its own).
@@ -138,6 +147,7 @@ def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
                 assert page.locator('[data-testid="stException"]').count() == 0, f"{where}: an exception is shown"
                 assert "Traceback" not in page.content(), f"{where}: a traceback is shown"
                 assert page.get_by_text("Page not found").count() == 0, f"{where}: the link does not name a page"
+                assert page.locator('[data-testid="stAlertContentError"]').count() == 0, f"{where}: an error is shown"
                 assert page.title().endswith(" · Gösterge"), f"{where}: tab title {page.title()!r}"
                 # The developer's menu and the deploy button are not a reader's.
                 assert page.locator('[data-testid="stMainMenu"], [data-testid="stAppDeployButton"]').count() == 0
@@ -145,7 +155,8 @@ def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
                     # Plotly draws after Streamlit reports the run done: wait for the shapes rather than count once.
                     page.wait_for_function(f"document.querySelectorAll('{PROVINCE_FILLS}').length >= 81",
                                            timeout=30_000)
-                    plot = page.locator(".js-plotly-plot").first
+                    # The map is the chart drawing the provinces (a profile draws its value by year first).
+                    plot = page.locator(".js-plotly-plot").filter(has=page.locator("path.js-fill")).first
                     assert plot.locator(".cartesianlayer .scatterlayer path.js-fill").count() == 81, where
                     assert _shown(plot.locator(".legend")) == 1, f"{where}: the map has no legend"
                     if name != "supply-flows":
@@ -157,17 +168,47 @@ def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
                     assert _shown(page.locator(".legend", has_text=partial)) >= 1, f"{where}: partial years unmarked"
                     if "province" in query:
                         assert "year=" in page.url, f"{where}: the map year is not in the address"
+                if name == "awards" and "ikn=" in query:
+                    # The selected award's discount, marked on its benchmark's spread.
+                    award = {"tr": "Bu sözleşme: %39,2", "en": "This award: 39.2%"}[language]
+                    assert _shown(page.locator(".js-plotly-plot", has_text=award)) == 1, f"{where}: no benchmark"
                 if language == "tr":
                     seen = page.locator("body").inner_text()
                     english = [word for word in ENGLISH if word in seen]
                     assert english == [], f"{where}: English on the Turkish side: {english}"
                 assert missing == [] and not [c for c in console if "404" in c], f"{where}: {missing} {console}"
-                _screenshot(page, shots / f"{language}-{name or 'root'}{'-' + query.replace('&', '-') if query else ''}.png")
+                _screenshot(page, shots / f"{language}-{name or 'root'}{'-' + query.replace('&', '-').replace('/', '_') if query else ''}.png")
         icon = page.locator("link[rel~='icon']").first.get_attribute("href") or ""
         # The product's icon is served from Streamlit's media files; Streamlit's own is ./favicon.png.
         assert "/media/" in icon and icon.endswith(".png"), f"not the product's favicon: {icon}"
         browser.close()
     assert outside == [], f"requests left the machine: {outside[:5]}"
+
+
+def test_search_box_opens_a_profile_in_chromium(dashboard):
+    """A Turkish spelling typed in the sidebar of any page finds the authority; its link opens the profile
+    in the page's language, and a counterpart's link in the profile opens that party's profile."""
+    from playwright.sync_api import sync_playwright
+
+    dashboard, _ = dashboard
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
+        context = browser.new_context(viewport={"width": 1400, "height": 1100})
+        page = context.new_page()
+        page.goto(f"{dashboard}/rankings?lang=tr")
+        _settle(page)
+        box = page.get_by_role("textbox", name="İdare veya yüklenici ara")
+        box.fill("İSTANBUL")
+        box.press("Enter")
+        found = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"] a', has_text="Kurum 40 (İstanbul)")
+        found.wait_for(timeout=60_000)
+        found.click()
+        page.wait_for_url("**/profile?*", timeout=60_000)
+        _settle(page)
+        assert page.locator("h1").first.inner_text() == "Kurum 40 (İstanbul)"
+        assert "kind=authority" in page.url and "lang=tr" in page.url
+        assert page.get_by_text("Tek teklifli pay").count() >= 1
+        browser.close()
 
 
 HOSTILE = "<script>alert(1)</script> **bold** [click](javascript:alert(2)) ![x](http://127.0.0.1:9/t.png) :red[red]"

@@ -47,6 +47,9 @@ def test_large_amounts_shortened_in_words(value, tr, en):
 def test_shares_counts_and_changes_in_each_language():
     assert share(0.2346, "tr") == "%23,5" and share(0.2346, "en") == "23.5%"
     assert share(1, "en") == "100.0%"
+    # A negative share (the discount of an award above its estimate) has its sign before the percent sign.
+    assert share(-0.077, "tr") == "-%7,7" and share(-0.077, "en") == "-7.7%"
+    assert tick_label(-0.05, "tr", "share") == "-%5" and tick_label(-0.05, "en", "share") == "-5%"
     assert number(1234567, "tr") == "1.234.567" and number(1234567, "en") == "1,234,567"
     assert points(-0.024, "tr") == "-2,4 puan" and points(0.024, "en") == "+2.4 pp"
 
