@@ -10,20 +10,20 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request
 
-from api.answers import Answer, answers, request_target
+from api.answers import Answer, answers, compute_answer, request_target
 from api.auth import authenticate, require_api
 from api.catalogue import REGISTRY, EndpointSpec
 from api.compression import selected_etag
 from api.conditional import compute_etag, matches, not_modified
 from api.csvpages import CSV_MEDIA_TYPE, FORMAT, csv_columns, render_csv, wants_csv
-from api.db import db_session
+from api.db import close_session, db_session
+from api.keycache import callers
 from api.limits import count_unkeyed_request, keyed_limit, refund_hit
 from api.pagelinks import page_headers, page_meta
 from api.params import Check, Param, parse_args
 from api.problems import PaymentRequired, Unauthorized
-from store.db import end_read_before_write
 from store.errors import InsufficientCreditsError
-from store.keys import Caller, debit_credits, get_credits
+from store.keys import Caller, get_credits, take_credits
 
 CREDITS_HEADER = "X-Credits-Remaining"
 
@@ -124,6 +124,7 @@ class Area:
                 # One unit of work per request that changes something: what the handler wrote is
                 # committed here, after it returned an answer (an error rolls it back, api/db.py).
                 db_session().commit()
+                callers().forget()  # it may have changed a key or the release: this worker reads them again
                 return Response(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
 
             def view(**path_values: Any) -> Response:
@@ -151,7 +152,10 @@ class Area:
 
 def _check_credits(cost: int) -> None:
     if cost and g.api_key.credits < cost:
-        raise _payment_required(cost, g.api_key.credits)
+        # The worker may remember fewer credits than the key holds (a top-up elsewhere): ask the store.
+        credits = get_credits(db_session(), g.api_key.id)
+        if credits < cost:
+            raise _payment_required(cost, credits)
 
 
 def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
@@ -160,9 +164,8 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     answer = answers().get(cache_key) if cache_key is not None else None
     remembered = answer is not None
     if answer is None:
-        answer = read(path_values)  # parameters (400) and credits (402), in that order, then the handler
-        if cache_key is not None:
-            answers().put(cache_key, answer)
+        # Parameters (400) and credits (402), in that order, then the handler.
+        answer = compute_answer(cache_key, lambda: read(path_values))
     else:
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
     # A paid answer says the credits left after it, so a client sees the end coming before a 402.
@@ -178,17 +181,16 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         response.headers.update(headers)
         return response
     if cost and request.method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
-        # The debit runs on the request's own session: a second connection per request exhausts
-        # the pool under load.
-        session = db_session()
-        end_read_before_write(session)
+        # One statement on a pooled connection; the request's session, if it read anything, is given
+        # back first: two connections per request would exhaust the pool under load.
+        close_session()
         try:
-            headers[CREDITS_HEADER] = str(debit_credits(session, g.api_key.id, cost))
-            session.commit()
+            left = take_credits(current_app.extensions["gosterge.engine"], g.api_key.id, cost)
         except InsufficientCreditsError:
-            session.rollback()
             # Another request spent the last credits between the check above and this debit.
-            raise _payment_required(cost, get_credits(session, g.api_key.id)) from None
+            raise _payment_required(cost, get_credits(db_session(), g.api_key.id)) from None
+        callers().note_credits(g.api_key.id, left)
+        headers[CREDITS_HEADER] = str(left)
     if answer.page is not None and request.method != "HEAD":
         # A free HEAD shows no count and no next page: walking the pages or reading the total would
         # answer "how many match" for nothing.
