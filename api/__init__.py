@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,8 +16,9 @@ from api.config import ensure_sqlite_dir, load_config
 from api.db import close_session
 from api.errors import register_error_handlers
 from api.headers import add_security_headers
-from api.limits import add_limit_headers, limiter
-from api.logs import log_request, redact_handlers, start_request
+from api.keycache import CallerCache
+from api.limits import add_limit_headers, init_limits
+from api.logs import QueuedStderrHandler, log_request, redact_handlers, start_request
 from api.totals import TotalCache
 from api.urls import untrusted_mail_links
 from store.db import create_store_engine, make_session_factory
@@ -33,10 +33,8 @@ def configure_logging(level: str) -> None:
     if not logging.getLogger().handlers:
         for name in names:
             logger = logging.getLogger(name)
-            if not any(isinstance(h, logging.StreamHandler) for h in logger.handlers):
-                handler = logging.StreamHandler(sys.stderr)
-                handler.setFormatter(logging.Formatter("%(message)s"))
-                logger.addHandler(handler)
+            if not any(isinstance(h, QueuedStderrHandler) for h in logger.handlers):
+                logger.addHandler(QueuedStderrHandler())  # the write never blocks a request
     # Keys and tokens are redacted by every handler that writes this process's records.
     redact_handlers(logging.getLogger(), *(logging.getLogger(name) for name in names))
 
@@ -82,6 +80,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["gosterge.engine"] = engine
     app.extensions["gosterge.sessions"] = make_session_factory(engine)
+    app.extensions["gosterge.callers"] = CallerCache(engine, trust_seconds=app.config["KEY_CACHE_MS"] / 1000)
     app.extensions["gosterge.totals"] = TotalCache()
     if app.config["ANSWER_CACHE_BYTES"] > 0:
         app.extensions["gosterge.answers"] = AnswerCache(app.config["ANSWER_CACHE_BYTES"])
@@ -92,7 +91,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(log_request)
     app.after_request(add_security_headers)
     app.after_request(add_limit_headers)
-    limiter.init_app(app)
+    init_limits(app)
     # Last, so that its after_request runs first and the headers above see the final answer.
     init_compression(app)
     app.teardown_appcontext(close_session)

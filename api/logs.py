@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import json
 import logging
+import os
 import re
+import sys
 import time
 import uuid
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from flask import Response, current_app, g, request
@@ -60,25 +65,100 @@ REDACTING_FILTER = RedactingFilter()
 
 
 def redact_handlers(*loggers: logging.Logger) -> None:
-    """Put the redacting filter on every handler of these loggers (once)."""
+    """Put the redacting filter on every handler of these loggers (once); a `QueuedStderrHandler`
+    redacts in its own writer thread instead."""
     for logger in loggers:
         for handler in logger.handlers:
-            if REDACTING_FILTER not in handler.filters:
+            if REDACTING_FILTER not in handler.filters and not isinstance(handler, QueuedStderrHandler):
                 handler.addFilter(REDACTING_FILTER)
+
+
+def _native(module: str, name: str) -> Any:
+    """The standard library's own `module.name`, also where gevent has patched it in a worker."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover  (gevent is a dependency; kept for other servers)
+        return getattr(importlib.import_module(module), name)
+    return monkey.get_original(module, name)
+
+
+class QueuedStderrHandler(logging.Handler):
+    """Writes each record to standard error from a thread of its own (an OS thread, also in a gevent
+    worker): the request only formats its line and puts it on a queue; redacting it (RedactingFilter's
+    rules) and the write, which blocks when the reader of the log is slow, happen in that thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(message)s"))
+        self._queue: Any = _native("queue", "SimpleQueue")()
+        self._writer: Any = None
+        self._pid = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._pid != os.getpid():  # started in this process (a fork starts no thread of its parent)
+            self._pid = os.getpid()
+            self._writer = _native("threading", "Thread")(target=self._write, name="gosterge-log", daemon=True)
+            self._writer.start()
+        self._queue.put(self.format(record))
+
+    def _write(self) -> None:
+        stream = sys.stderr
+        while True:
+            lines = [self._queue.get()]
+            while lines[-1] is not None and not self._queue.empty():
+                lines.append(self._queue.get())
+            stream.write("".join(f"{redact_text(text)}\n" for text in lines if text is not None))
+            stream.flush()
+            if lines[-1] is None:
+                return
+
+    def close(self) -> None:
+        """Write what is queued, then stop (logging.shutdown calls this at exit)."""
+        if self._pid == os.getpid() and self._writer is not None:
+            self._queue.put(None)
+            self._writer.join(5)
+            self._pid, self._writer = 0, None
+        super().close()
+
+
+# Pairs of plain characters only: parsing and encoding such a query gives it back unchanged, so unless
+# it names a secret parameter or holds something shaped like a key it is logged as it came.
+PLAIN_QUERY = re.compile(r"[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*(&[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*)*")
+SECRET_HINTS = ("apikey", "token", "gk_")
 
 
 def redact_query(query: str) -> str:
     """The query string with the value of every secret parameter, and every key, replaced."""
+    if PLAIN_QUERY.fullmatch(query) and not any(hint in query.lower() for hint in SECRET_HINTS):
+        return query
     pairs = parse_qsl(query, keep_blank_values=True)
     return urlencode([(redact_keys(k), "REDACTED" if k.lower() in REDACTED_PARAMS else redact_keys(v))
                       for k, v in pairs])
 
 
+class RequestIds:
+    """New request ids: 64 random bits drawn once per process, then a count (32 hex digits in all), so
+    that no request waits for the system's random source."""
+
+    def __init__(self) -> None:
+        self._pid = 0
+        self._prefix = ""
+        self._count = itertools.count()
+
+    def new(self) -> str:
+        if self._pid != os.getpid():  # a forked worker draws its own
+            self._pid, self._prefix = os.getpid(), uuid.uuid4().hex[:16]
+        return f"{self._prefix}{next(self._count):016x}"
+
+
+REQUEST_IDS = RequestIds()
+
+
 def start_request() -> None:
     g.request_started = time.perf_counter()
     incoming = request.headers.get("X-Request-Id", "")
-    acceptable = REQUEST_ID.fullmatch(incoming) and redact_text(incoming) == incoming
-    g.request_id = incoming if acceptable else uuid.uuid4().hex
+    acceptable = incoming and REQUEST_ID.fullmatch(incoming) and redact_text(incoming) == incoming
+    g.request_id = incoming if acceptable else REQUEST_IDS.new()
     limit = current_app.config["MAX_QUERY_STRING_BYTES"]
     if len(request.query_string) > limit:
         raise InvalidParameters([{"parameter": "query", "message": f"the query string is longer than {limit} bytes"}])
@@ -102,5 +182,8 @@ def log_request(response: Response) -> Response:
     line = json.dumps(record, ensure_ascii=False)
     # JSON leaves the line and paragraph separators raw, and a log reader would break the line there.
     line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    access_log.log(logging.DEBUG if quiet else logging.INFO, line)
+    level = logging.DEBUG if quiet else logging.INFO
+    if access_log.isEnabledFor(level):
+        # Logger.log would first walk the stack to find the caller, which the line does not show.
+        access_log.handle(access_log.makeRecord(access_log.name, level, __file__, 0, line, None, None))
     return response
