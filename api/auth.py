@@ -46,14 +46,15 @@ def authenticate() -> Caller:
         raise Unauthorized("Send an API key as 'Authorization: Bearer <key>' or as the apikey query parameter.")
     # From the worker's memory, read again past KEY_CACHE_MS; the generation of the data versions
     # tells whether an answer computed for this request may be remembered (api/answers.py).
-    caller, g.versions_generation = callers().caller(key)
+    ctx = g._get_current_object()  # bound once: each lookup through Flask's proxy costs
+    caller, ctx.versions_generation = callers().caller(key)
     if caller is None:
         raise Unauthorized("The API key is not known.", invalid_token=True)
     if caller.revoked:
         raise Unauthorized("The API key has been revoked.", invalid_token=True)
     if caller.expires_at is not None and caller.expires_at <= now():
         raise Unauthorized("The API key has expired.", invalid_token=True)
-    g.api_key = caller
+    ctx.api_key = caller
     return caller
 
 

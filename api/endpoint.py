@@ -168,8 +168,9 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         answer = compute_answer(cache_key, lambda: read(path_values))
     else:
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
+    key, method = g.api_key, request.method  # bound once: each lookup through Flask's proxies costs
     # A paid answer says the credits left after it, so a client sees the end coming before a 402.
-    headers = {CREDITS_HEADER: str(g.api_key.credits)} if cost else {}
+    headers = {CREDITS_HEADER: str(key.credits)} if cost else {}
     body, media_type, etag = _representation(answer, media_type, columns, headers)
     sent_etag = selected_etag(etag, len(body.encode("utf-8")), media_type)
     if matches(sent_etag):
@@ -180,18 +181,18 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         response = not_modified(sent_etag)
         response.headers.update(headers)
         return response
-    if cost and request.method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
+    if cost and method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
         # One statement on a pooled connection; the request's session, if it read anything, is given
         # back first: two connections per request would exhaust the pool under load.
         close_session()
         try:
-            left = take_credits(current_app.extensions["gosterge.engine"], g.api_key.id, cost)
+            left = take_credits(current_app.extensions["gosterge.engine"], key.id, cost)
         except InsufficientCreditsError:
             # Another request spent the last credits between the check above and this debit.
-            raise _payment_required(cost, get_credits(db_session(), g.api_key.id)) from None
-        callers().note_credits(g.api_key.id, left)
+            raise _payment_required(cost, get_credits(db_session(), key.id)) from None
+        callers().note_credits(key.id, left)
         headers[CREDITS_HEADER] = str(left)
-    if answer.page is not None and request.method != "HEAD":
+    if answer.page is not None and method != "HEAD":
         # A free HEAD shows no count and no next page: walking the pages or reading the total would
         # answer "how many match" for nothing.
         headers.update(page_headers(*answer.page))

@@ -14,6 +14,6 @@ def add_security_headers(response: Response) -> Response:
     headers = response.headers
     if NO_SNIFF[0] not in headers:
         headers.add(*NO_SNIFF)
-    if PRIVATE[0] not in headers and g.get("api_key") is not None:
+    if "api_key" in g and PRIVATE[0] not in headers:
         headers.add(*PRIVATE)
     return response

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TypeVar
 
 from flask import current_app
@@ -76,7 +75,9 @@ class CallerCache:
         digest = self._digests.get(key_id)
         entry = self._keys.get(digest) if digest is not None else None
         if entry is not None:
-            self._keys[digest] = (entry[0], replace(entry[1], credits=credits))
+            state = entry[1]
+            self._keys[digest] = (entry[0], KeyState(state.id, state.apis, state.rate, credits, state.is_admin,
+                                                     state.expires_at, state.revoked))
 
     def forget(self) -> None:
         """Read every key and the versions again: this worker has just changed some."""

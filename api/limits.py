@@ -151,8 +151,9 @@ def keyed_limit(view: Callable[..., Response]) -> Callable[..., Response]:
 
     @functools.wraps(view)
     def limited(*args: Any, **kwargs: Any) -> Response:
-        key = g.api_key
-        window = g.keyed_window = count_hit(f"key:{key.id}", SHARED_SCOPE, key.rate)
+        ctx = g._get_current_object()  # bound once: each lookup through Flask's proxy costs
+        key = ctx.api_key
+        window = ctx.keyed_window = count_hit(f"key:{key.id}", SHARED_SCOPE, key.rate)
         if window.count > window.amount:
             retry_after = max(1, seconds_to_reset(math.ceil(window.end), window.seconds))
             raise RateLimited(f"Rate limit exceeded; retry in {retry_after} s.",
@@ -190,8 +191,9 @@ def _policy(amount: int, seconds: int) -> tuple[str, str]:
 
 def add_limit_headers(response: Response) -> Response:
     """X-RateLimit-* and the IETF draft's RateLimit-Policy / RateLimit on every keyed answer."""
-    window = g.get("keyed_window")
-    if window is None or g.get("api_key") is None:
+    ctx = g._get_current_object()
+    window = ctx.get("keyed_window")
+    if window is None or ctx.get("api_key") is None:
         return response
     reset_at = math.ceil(window.end)
     remaining = window.remaining

@@ -82,6 +82,10 @@ def _native(module: str, name: str) -> Any:
     return monkey.get_original(module, name)
 
 
+# How long a line may wait in the queue before it is written.
+WRITE_EVERY_SECONDS = 0.05
+
+
 class QueuedStderrHandler(logging.Handler):
     """Writes each record to standard error from a thread of its own (an OS thread, also in a gevent
     worker): the request only formats its line and puts it on a queue; redacting it (RedactingFilter's
@@ -91,33 +95,49 @@ class QueuedStderrHandler(logging.Handler):
         super().__init__()
         self.setFormatter(logging.Formatter("%(message)s"))
         self._queue: Any = _native("queue", "SimpleQueue")()
-        self._writer: Any = None
+        self._running: Any = None  # held by the writer thread while it runs
         self._pid = 0
+
+    def handle(self, record: logging.LogRecord) -> bool:
+        """Handler.handle without the handler's lock: the queue is safe from any thread already."""
+        if self.filter(record):
+            self.emit(record)
+        return True
 
     def emit(self, record: logging.LogRecord) -> None:
         if self._pid != os.getpid():  # started in this process (a fork starts no thread of its parent)
             self._pid = os.getpid()
-            self._writer = _native("threading", "Thread")(target=self._write, name="gosterge-log", daemon=True)
-            self._writer.start()
+            # The bare thread primitives: threading's Thread waits on an Event that gevent has patched.
+            self._running = _native("_thread", "allocate_lock")()
+            self._running.acquire()
+            _native("_thread", "start_new_thread")(self._write, ())
         self._queue.put(self.format(record))
 
     def _write(self) -> None:
-        stream = sys.stderr
-        while True:
-            lines = [self._queue.get()]
-            while lines[-1] is not None and not self._queue.empty():
-                lines.append(self._queue.get())
-            stream.write("".join(f"{redact_text(text)}\n" for text in lines if text is not None))
-            stream.flush()
-            if lines[-1] is None:
-                return
+        # The thread wakes on its own every WRITE_EVERY_SECONDS rather than on each line: a thread
+        # woken by every put would take the interpreter lock from the requests once per line.
+        sleep, stream, done = _native("time", "sleep"), sys.stderr, False
+        try:
+            while not done:
+                sleep(WRITE_EVERY_SECONDS)
+                lines = []
+                while not done and not self._queue.empty():
+                    line = self._queue.get()
+                    done = line is None
+                    if not done:
+                        lines.append(f"{redact_text(line)}\n")
+                if lines:
+                    stream.write("".join(lines))
+                    stream.flush()
+        finally:
+            self._running.release()
 
     def close(self) -> None:
         """Write what is queued, then stop (logging.shutdown calls this at exit)."""
-        if self._pid == os.getpid() and self._writer is not None:
+        if self._pid == os.getpid() and self._running is not None:
             self._queue.put(None)
-            self._writer.join(5)
-            self._pid, self._writer = 0, None
+            self._running.acquire(timeout=5)
+            self._pid, self._running = 0, None
         super().close()
 
 
@@ -155,30 +175,37 @@ REQUEST_IDS = RequestIds()
 
 
 def start_request() -> None:
-    g.request_started = time.perf_counter()
-    incoming = request.headers.get("X-Request-Id", "")
+    # The request's globals are bound once: each lookup through Flask's proxies costs as much as
+    # the work it leads to.
+    ctx, req = g._get_current_object(), request._get_current_object()
+    ctx.request_started = time.perf_counter()
+    incoming = req.headers.get("X-Request-Id", "")
     acceptable = incoming and REQUEST_ID.fullmatch(incoming) and redact_text(incoming) == incoming
-    g.request_id = incoming if acceptable else REQUEST_IDS.new()
+    ctx.request_id = incoming if acceptable else REQUEST_IDS.new()
     limit = current_app.config["MAX_QUERY_STRING_BYTES"]
-    if len(request.query_string) > limit:
+    if len(req.query_string) > limit:
         raise InvalidParameters([{"parameter": "query", "message": f"the query string is longer than {limit} bytes"}])
 
 
 def log_request(response: Response) -> Response:
-    response.headers["X-Request-Id"] = g.get("request_id", "")
-    key = g.get("api_key")
-    query = request.query_string.decode("latin-1")
+    ctx, req = g._get_current_object(), request._get_current_object()
+    request_id = ctx.get("request_id", "")
+    response.headers["X-Request-Id"] = request_id
+    key = ctx.get("api_key")
+    query = req.query_string.decode("latin-1")
+    path = req.path
+    status = response.status_code
     record = {
-        "request_id": g.get("request_id"),
-        "method": request.method,
-        "path": redact_keys(request.path),
+        "request_id": request_id or None,
+        "method": req.method,
+        "path": redact_keys(path),
         "query": redact_query(query) if query else "",
-        "status": response.status_code,
-        "ms": round((time.perf_counter() - g.get("request_started", time.perf_counter())) * 1000, 2),
+        "status": status,
+        "ms": round((time.perf_counter() - ctx.get("request_started", time.perf_counter())) * 1000, 2),
         "key_id": key.id if key is not None else None,
-        "remote": request.remote_addr,
+        "remote": req.remote_addr,
     }
-    quiet = request.path in QUIET_PATHS and response.status_code < 400
+    quiet = path in QUIET_PATHS and status < 400
     line = json.dumps(record, ensure_ascii=False)
     # JSON leaves the line and paragraph separators raw, and a log reader would break the line there.
     line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")

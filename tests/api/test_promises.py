@@ -31,9 +31,10 @@ def server_env(database_url: str, storage: str, **extra: str) -> dict[str, str]:
             "GOSTERGE_PROBLEM_BASE": PROBLEM_BASE, **extra}
 
 
-def workers_for(storage: str) -> int:
-    """Several workers where the limits are shared (Redis); one where they live in memory."""
-    return 2 if storage.startswith("redis") else 1
+def workers_for(storage: str, database_url: str) -> int:
+    """Several workers where the limits are shared (Redis) and the store is PostgreSQL; one otherwise
+    (gunicorn.conf.py refuses more on SQLite or with limits in memory)."""
+    return 2 if storage.startswith("redis") and database_url.startswith("postgresql") else 1
 
 
 def parallel(url: str, key: str, count: int, *, threads: int = 40) -> list[int]:
@@ -54,7 +55,7 @@ def key_id(app, key: str) -> int:  # noqa: ANN001
 def test_credits_are_never_overspent_under_120_parallel_requests(loaded_app, make_key, database_url,
                                                                   limiter_storage):
     key = make_key(credits=25, rate="1000000/minute")
-    workers = workers_for(limiter_storage)
+    workers = workers_for(limiter_storage, database_url)
     with Gunicorn(server_env(database_url, limiter_storage), workers=workers) as server:
         # Every worker knows the key and its 25 credits before the burst.
         assert parallel(f"{server.url}/v1/public-procurement/sectors", key, 8).count(200) == 8
@@ -67,7 +68,7 @@ def test_credits_are_never_overspent_under_120_parallel_requests(loaded_app, mak
 def test_a_rate_limit_holds_under_parallel_requests_on_every_worker(loaded_app, make_key, database_url,
                                                                     limiter_storage):
     key = make_key(credits=1000, rate="30/minute")
-    with Gunicorn(server_env(database_url, limiter_storage), workers=workers_for(limiter_storage)) as server:
+    with Gunicorn(server_env(database_url, limiter_storage), workers=workers_for(limiter_storage, database_url)) as server:
         statuses = parallel(f"{server.url}{PAID}", key, 80)
     assert statuses.count(200) == 30 and statuses.count(429) == 50, statuses
 
@@ -76,7 +77,7 @@ def test_a_key_revoked_with_the_cli_is_refused_by_every_worker_within_a_second(l
                                                                                 limiter_storage):
     key = make_key(credits=1000, rate="1000000/minute")
     env = server_env(database_url, limiter_storage)
-    with Gunicorn(env, workers=workers_for(limiter_storage)) as server:
+    with Gunicorn(env, workers=workers_for(limiter_storage, database_url)) as server:
         assert set(parallel(f"{server.url}{PAID}", key, 20)) == {200}  # every worker remembers the key
         subprocess.run([sys.executable, "-m", "cli", "keys", "revoke", str(key_id(loaded_app, key))],
                        env={**os.environ, **env}, cwd=ROOT, check=True, capture_output=True, timeout=60)
@@ -89,7 +90,7 @@ def test_a_key_revoked_through_one_worker_is_refused_by_the_others_within_a_seco
                                                                                    database_url, limiter_storage):
     admin = make_key(is_admin=True, rate="1000000/minute")
     key = make_key(credits=1000, rate="1000000/minute")
-    with Gunicorn(server_env(database_url, limiter_storage), workers=workers_for(limiter_storage)) as server:
+    with Gunicorn(server_env(database_url, limiter_storage), workers=workers_for(limiter_storage, database_url)) as server:
         assert set(parallel(f"{server.url}{PAID}", key, 20)) == {200}
         revoked = requests.post(f"{server.url}/v1/admin/keys/{key_id(loaded_app, key)}/revoke",
                                 headers={"Authorization": f"Bearer {admin}"}, timeout=10)
@@ -104,7 +105,7 @@ def test_credits_spent_elsewhere_stop_every_worker_at_once(loaded_app, make_key,
     host (here: the store directly) leave no paid answer to give, at once."""
     key = make_key(credits=50, rate="1000000/minute")
     engine = loaded_app.extensions["gosterge.engine"]
-    with Gunicorn(server_env(database_url, limiter_storage), workers=workers_for(limiter_storage)) as server:
+    with Gunicorn(server_env(database_url, limiter_storage), workers=workers_for(limiter_storage, database_url)) as server:
         assert set(parallel(f"{server.url}{PAID}", key, 10)) == {200}
         take_credits(engine, key_id(loaded_app, key), 40)
         statuses = parallel(f"{server.url}{PAID}", key, 20)
