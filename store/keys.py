@@ -200,7 +200,10 @@ def take_credits(engine: Engine, key_id: int, cost: int) -> int:
     COMMIT around it (SQLite's connections commit each statement already, store/db.py)."""
     sql, names = _debit_sql(engine.dialect)
     values = {"key_id": key_id, "cost": cost}
-    connection = engine.raw_connection()
+    try:
+        connection = engine.raw_connection()
+    except engine.dialect.loaded_dbapi.Error as error:  # the server refuses or is away
+        raise classify_database_error(error) from error
     autocommit = engine.dialect.name == "postgresql"
     try:
         if autocommit:

@@ -25,8 +25,9 @@ def past_key_cache_time(app) -> None:  # noqa: ANN001
     time.sleep(app.config["KEY_CACHE_MS"] / 1000 + 0.05)
 
 
-def test_a_new_release_is_served_within_the_key_cache_time(loaded_app, make_key, tmp_path):
-    client, headers = loaded_app.test_client(), bearer(make_key())
+def test_a_new_release_is_served_within_the_key_cache_time(make_app, loaded_database, make_key, tmp_path):
+    loaded_app = make_app(KEY_CACHE_MS=250)  # the shipped default
+    client, headers = loaded_app.test_client(), bearer(make_key(target_app=loaded_app))
     before = client.get(INDEX, headers=headers)
     assert client.get(INDEX, headers=headers).get_data() == before.get_data()  # remembered
     newer = generate_release("tiny", seed=99, out=tmp_path / "newer.zip",
@@ -39,10 +40,11 @@ def test_a_new_release_is_served_within_the_key_cache_time(loaded_app, make_key,
     assert after.headers["ETag"] != before.headers["ETag"]
 
 
-def test_a_new_article_is_listed_within_the_key_cache_time(loaded_app, make_key):
+def test_a_new_article_is_listed_within_the_key_cache_time(make_app, loaded_database, make_key):
+    loaded_app = make_app(KEY_CACHE_MS=250)  # the shipped default
     sessions = loaded_app.extensions["gosterge.sessions"]
     load_sample(sessions)
-    client, headers = loaded_app.test_client(), bearer(make_key())
+    client, headers = loaded_app.test_client(), bearer(make_key(target_app=loaded_app))
     first = client.get("/v1/finance-news/articles?limit=1", headers=headers).get_json()
     article = {**sample_articles()[0], "id": "fed-00000000000000ff", "publishedAt": "2026-11-21T12:00:00Z"}
     with session_scope(sessions) as session:

@@ -125,6 +125,24 @@ def test_a_key_revoked_in_the_store_is_refused_within_the_cache_time(make_app, l
     assert client.get(PAID, headers=headers).status_code == 401
 
 
+def test_a_remembered_key_costs_no_read_of_the_store(make_app, loaded_database, make_key, monkeypatch):
+    """Within KEY_CACHE_MS a request reads neither its key nor the data versions: a paid answer
+    remembered by the worker makes one statement, its debit."""
+    import api.keycache
+
+    app = make_app(KEY_CACHE_MS=900)
+    key = make_key(target_app=app)
+    client = app.test_client()
+    headers = {"Authorization": f"Bearer {key}"}
+    assert client.get(PAID, headers=headers).status_code == 200
+    reads = []
+    for name in ("read_key", "read_versions"):
+        monkeypatch.setattr(api.keycache, name, lambda *args, name=name: reads.append(name))
+    second = client.get(PAID, headers=headers)
+    assert second.status_code == 200 and second.headers["X-Credits-Remaining"] == "998"
+    assert reads == []
+
+
 def test_the_cache_time_stays_under_a_second(make_app):
     with pytest.raises(ValueError, match="one second"):
         make_app(KEY_CACHE_MS=1000)
