@@ -26,13 +26,22 @@ T = TypeVar("T")
 MAX_KEYS = 100_000
 
 
+class _Entry:
+    """One key as read, when, and the Caller built from it for the versions of `generation`."""
+
+    __slots__ = ("read_at", "state", "caller", "generation")
+
+    def __init__(self, read_at: float, state: KeyState, caller: Caller, generation: int):
+        self.read_at, self.state, self.caller, self.generation = read_at, state, caller, generation
+
+
 class CallerCache:
     """Key rows by hash and the data versions, each with the moment it was read."""
 
     def __init__(self, engine: Engine, *, trust_seconds: float):
         self._engine = engine
         self.trust_seconds = trust_seconds
-        self._keys: dict[str, tuple[float, KeyState]] = {}
+        self._keys: dict[str, _Entry] = {}
         self._digests: dict[int, str] = {}  # key id -> hash, for the credits a debit left
         # The versions last read, with their generation, which moves on whenever the versions read
         # differ from those before: an answer computed while it moved may belong to either version,
@@ -45,9 +54,11 @@ class CallerCache:
         digest = hash_key(key)
         now = time.monotonic()
         entry = self._keys.get(digest)
-        if entry is not None and now - entry[0] < self.trust_seconds:
+        if entry is not None and now - entry.read_at < self.trust_seconds:
             versions, generation = self.versions(now)
-            return Caller.of(entry[1], versions), generation
+            if entry.generation != generation:  # built once per key and versions, not per request
+                entry.caller, entry.generation = Caller.of(entry.state, versions), generation
+            return entry.caller, generation
         state, versions = self._read(lambda connection: read_key(connection, digest))
         generation = self._note_versions(versions, now)
         if state is None:
@@ -55,9 +66,9 @@ class CallerCache:
             return None, generation
         if len(self._keys) >= MAX_KEYS:
             self.forget()
-        self._keys[digest] = (now, state)
+        entry = self._keys[digest] = _Entry(now, state, Caller.of(state, versions), generation)
         self._digests[state.id] = digest
-        return Caller.of(state, versions), generation
+        return entry.caller, generation
 
     def versions(self, now: float | None = None) -> tuple[Versions, int]:
         """The data versions, read again once they are older than the trust time, and their generation."""
@@ -74,10 +85,11 @@ class CallerCache:
         """The credits a debit left: what this worker shows until it reads the key again."""
         digest = self._digests.get(key_id)
         entry = self._keys.get(digest) if digest is not None else None
-        if entry is not None:
-            state = entry[1]
-            self._keys[digest] = (entry[0], KeyState(state.id, state.apis, state.rate, credits, state.is_admin,
-                                                     state.expires_at, state.revoked))
+        if entry is not None and entry.state.credits != credits:
+            state = entry.state
+            entry.state = KeyState(state.id, state.apis, state.rate, credits, state.is_admin, state.expires_at,
+                                   state.revoked)
+            entry.generation = -1  # its Caller is built again
 
     def forget(self) -> None:
         """Read every key and the versions again: this worker has just changed some."""

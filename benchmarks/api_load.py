@@ -162,7 +162,7 @@ def launch(server: Server, env: dict[str, str], work: Path) -> None:
         server.process = start(spec, server.port, env, log=log, workers=server.workers)
     except ServerExited:
         lines = [line for line in log.read_text(errors="replace").splitlines() if "refusing" in line or "Error" in line]
-        server.refused = (lines[-1] if lines else "stopped at start").strip()
+        server.refused = (lines[-1].split("refusing to start: ")[-1] if lines else "stopped at start").strip()
 
 
 def capture(port: int, key: str, paths: list[str]) -> dict[str, dict[str, str]]:
