@@ -16,7 +16,8 @@ bind = ["127.0.0.1:8000"]
 # instead of a whole process or thread, so clients that trickle their headers cannot take every
 # worker (a sync worker is held by one such client). More workers need shared rate-limit storage
 # (GOSTERGE_RATELIMIT_STORAGE_URI=redis://…): with memory:// each worker would count on its own,
-# so starting more than one is refused (api/server.py).
+# so starting more than one is refused (api/server.py); so is more than one on SQLite, where every
+# paid answer's debit waits for the one write lock and a second worker served less than one.
 workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
 # Connections one worker holds at once, slow ones included; below the usual limit of 1,024 open
 # files per process, leaving room for database, Redis and log descriptors.

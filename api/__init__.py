@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,8 +15,9 @@ from api.bodies import MAX_BODY_BYTES
 from api.config import ensure_sqlite_dir, load_config
 from api.db import close_session
 from api.errors import register_error_handlers
-from api.limits import add_limit_headers, limiter
-from api.logs import log_request, redact_handlers, start_request
+from api.keycache import CallerCache
+from api.limits import add_limit_headers, init_limits
+from api.logs import QueuedStderrHandler, log_request, redact_handlers, start_request
 from api.transport.compression import init_compression
 from api.transport.headers import add_security_headers
 from api.transport.totals import TotalCache
@@ -34,10 +34,8 @@ def configure_logging(level: str) -> None:
     if not logging.getLogger().handlers:
         for name in names:
             logger = logging.getLogger(name)
-            if not any(isinstance(h, logging.StreamHandler) for h in logger.handlers):
-                handler = logging.StreamHandler(sys.stderr)
-                handler.setFormatter(logging.Formatter("%(message)s"))
-                logger.addHandler(handler)
+            if not any(isinstance(h, QueuedStderrHandler) for h in logger.handlers):
+                logger.addHandler(QueuedStderrHandler())  # the write never blocks a request
     # Keys and tokens are redacted by every handler that writes this process's records.
     redact_handlers(logging.getLogger(), *(logging.getLogger(name) for name in names))
 
@@ -83,6 +81,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["gosterge.engine"] = engine
     app.extensions["gosterge.sessions"] = make_session_factory(engine)
+    app.extensions["gosterge.callers"] = CallerCache(engine, trust_seconds=app.config["KEY_CACHE_MS"] / 1000)
     app.extensions["gosterge.totals"] = TotalCache()
     if app.config["ANSWER_CACHE_BYTES"] > 0:
         app.extensions["gosterge.answers"] = AnswerCache(app.config["ANSWER_CACHE_BYTES"])
@@ -93,7 +92,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(log_request)
     app.after_request(add_security_headers)
     app.after_request(add_limit_headers)
-    limiter.init_app(app)
+    init_limits(app)
     # Last, so that its after_request runs first and the headers above see the final answer.
     init_compression(app)
     app.teardown_appcontext(close_session)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import current_app, request
+from flask import current_app, g, request
+
+from api.keycache import callers
 
 
 @dataclass(frozen=True)
@@ -62,3 +65,18 @@ def request_target() -> str:
     query = "&".join(part for part in request.query_string.decode("latin-1").split("&")
                      if part and not part.startswith("apikey="))
     return f"{request.path}?{query}"
+
+
+def compute_answer(cache_key: tuple[str, str, str] | None, compute: Callable[[], Answer]) -> Answer:
+    """A missing answer, computed and remembered under `cache_key`. The key names the data versions
+    this worker knew when the request came (api/keycache.py); they are read again first, and the
+    answer is remembered only if they have not moved meanwhile, so an entry never holds data of
+    another version than its key says, however recently a release was switched."""
+    if cache_key is None:
+        return compute()
+    versions = callers()
+    current = versions.check_versions() == g.versions_generation
+    answer = compute()
+    if current and versions.generation == g.versions_generation:
+        answers().put(cache_key, answer)
+    return answer

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 from flask import current_app, g, request
 
-from api.db import db_session
+from api.keycache import callers
 from api.problems import Forbidden, InvalidParameters, Unauthorized
-from store.keys import Caller, find_caller
+from store.keys import Caller
 
 # The `api` of an operation any valid key may call, whatever APIs it holds (/v1/account).
 ANY_API = "any"
@@ -44,14 +44,17 @@ def authenticate() -> Caller:
     key = presented_key()
     if not key:
         raise Unauthorized("Send an API key as 'Authorization: Bearer <key>' or as the apikey query parameter.")
-    caller = find_caller(db_session(), key)
+    # From the worker's memory, read again past KEY_CACHE_MS; the generation of the data versions
+    # tells whether an answer computed for this request may be remembered (api/answers.py).
+    ctx = g._get_current_object()  # bound once: each lookup through Flask's proxy costs
+    caller, ctx.versions_generation = callers().caller(key)
     if caller is None:
         raise Unauthorized("The API key is not known.", invalid_token=True)
     if caller.revoked:
         raise Unauthorized("The API key has been revoked.", invalid_token=True)
     if caller.expires_at is not None and caller.expires_at <= now():
         raise Unauthorized("The API key has expired.", invalid_token=True)
-    g.api_key = caller
+    ctx.api_key = caller
     return caller
 
 

@@ -10,6 +10,7 @@ from typing import Any
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("GOSTERGE_VAR_DIR", PROJECT_ROOT / "var"))
 
+MAX_KEY_CACHE_MS = 900  # under one second, with room for the request itself
 # name -> (default, parser); every setting the service reads, in one table (also in the README).
 SETTINGS: dict[str, tuple[Any, type]] = {
     "DATABASE_URL": (f"sqlite:///{VAR_DIR / 'gosterge.db'}", str),
@@ -20,6 +21,10 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "STATEMENT_TIMEOUT_MS": (5000, int),
     "DB_POOL_SIZE": (5, int),
     "ANSWER_CACHE_BYTES": (64 * 1024 * 1024, int),
+    # How long a worker trusts what it read of a key and of the data versions (api/keycache.py): a
+    # revocation, a top-up or a new release reaches every worker within it. At most 900 (the
+    # promise: a revoked key stops answering within one second); 0 reads them on every request.
+    "KEY_CACHE_MS": (250, int),
     # Empty: absolute URLs are built from each request's scheme and host (api/transport/urls.py).
     "PUBLIC_BASE_URL": ("", str),
     # How many proxies in front may set X-Forwarded-*; 0 ignores those headers (a client could forge them).
@@ -61,6 +66,9 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
         raw = env.get(f"GOSTERGE_{name}")
         config[name] = _parse(name, raw, kind) if raw not in (None, "") else default
     config.update(overrides or {})
+    if not 0 <= config["KEY_CACHE_MS"] <= MAX_KEY_CACHE_MS:
+        raise ValueError(f"GOSTERGE_KEY_CACHE_MS must be 0 to {MAX_KEY_CACHE_MS}, not {config['KEY_CACHE_MS']}: "
+                         "a revoked key must stop answering within one second on every worker")
     if config["TRUSTED_PROXIES"] < 0:
         raise ValueError(f"GOSTERGE_TRUSTED_PROXIES must be 0 or more, not {config['TRUSTED_PROXIES']}")
     return config

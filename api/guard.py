@@ -8,9 +8,10 @@ from typing import Any
 
 from flask import Response, current_app, g, request
 
-from api.answers import Answer, answers, request_target
+from api.answers import Answer, answers, compute_answer, request_target
 from api.auth import authenticate, require_api
-from api.db import db_session
+from api.db import close_session, db_session
+from api.keycache import callers
 from api.limits import count_unkeyed_request, keyed_limit, refund_hit
 from api.operations import Operation, Reply
 from api.params import parse_args
@@ -19,9 +20,8 @@ from api.transport.compression import selected_etag
 from api.transport.conditional import compute_etag, matches, not_modified
 from api.transport.csvpages import CSV_MEDIA_TYPE, csv_columns, render_csv, wants_csv
 from api.transport.pagelinks import page_headers, page_meta
-from store.db import end_read_before_write
 from store.errors import InsufficientCreditsError
-from store.keys import Caller, debit_credits, get_credits
+from store.keys import Caller, get_credits, take_credits
 
 CREDITS_HEADER = "X-Credits-Remaining"
 
@@ -74,12 +74,16 @@ def _change(operation: Operation, handler: Callable[..., Reply], path_values: di
     # What the handler wrote is committed here, after it returned an answer (an error rolls it back,
     # api/db.py).
     db_session().commit()
+    callers().forget()  # it may have changed a key or the release: this worker reads them again
     return Response(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
 
 
 def _check_credits(cost: int) -> None:
     if cost and g.api_key.credits < cost:
-        raise _payment_required(cost, g.api_key.credits)
+        # The worker may remember fewer credits than the key holds (a top-up elsewhere): ask the store.
+        credits = get_credits(db_session(), g.api_key.id)
+        if credits < cost:
+            raise _payment_required(cost, credits)
 
 
 def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
@@ -88,13 +92,13 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     answer = answers().get(cache_key) if cache_key is not None else None
     remembered = answer is not None
     if answer is None:
-        answer = read(path_values)  # parameters (400) and credits (402), in that order, then the handler
-        if cache_key is not None:
-            answers().put(cache_key, answer)
+        # Parameters (400) and credits (402), in that order, then the handler.
+        answer = compute_answer(cache_key, lambda: read(path_values))
     else:
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
+    key, method = g.api_key, request.method  # bound once: each lookup through Flask's proxies costs
     # A paid answer says the credits left after it, so a client sees the end coming before a 402.
-    headers = {CREDITS_HEADER: str(g.api_key.credits)} if cost else {}
+    headers = {CREDITS_HEADER: str(key.credits)} if cost else {}
     body, media_type, etag = _representation(answer, media_type, columns, headers)
     sent_etag = selected_etag(etag, len(body.encode("utf-8")), media_type)
     if matches(sent_etag):
@@ -105,19 +109,18 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         response = not_modified(sent_etag)
         response.headers.update(headers)
         return response
-    if cost and request.method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
-        # The debit runs on the request's own session: a second connection per request exhausts
-        # the pool under load.
-        session = db_session()
-        end_read_before_write(session)
+    if cost and method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
+        # One statement on a pooled connection; the request's session, if it read anything, is given
+        # back first: two connections per request would exhaust the pool under load.
+        close_session()
         try:
-            headers[CREDITS_HEADER] = str(debit_credits(session, g.api_key.id, cost))
-            session.commit()
+            left = take_credits(current_app.extensions["gosterge.engine"], key.id, cost)
         except InsufficientCreditsError:
-            session.rollback()
             # Another request spent the last credits between the check above and this debit.
-            raise _payment_required(cost, get_credits(session, g.api_key.id)) from None
-    if answer.page is not None and request.method != "HEAD":
+            raise _payment_required(cost, get_credits(db_session(), key.id)) from None
+        callers().note_credits(key.id, left)
+        headers[CREDITS_HEADER] = str(left)
+    if answer.page is not None and method != "HEAD":
         # A free HEAD shows no count and no next page: walking the pages or reading the total would
         # answer "how many match" for nothing.
         headers.update(page_headers(*answer.page))

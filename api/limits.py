@@ -1,134 +1,230 @@
-"""Rate limiting with flask-limiter: per-key limits from the key's plan, 429 shape and limit headers."""
+"""Rate limits: every keyed request counted in its key's window before it is answered, the 429 shape and
+the limit headers. flask-limiter keeps the sign-up's limits (api/routes/accounts.py)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
+import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
-from flask import Response, current_app, g, request
-from flask_limiter import Limiter, RateLimitExceeded, RequestLimit
+from flask import Flask, Response, current_app, g, request
+from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse
 
 from api.problems import RateLimited
 
 SHARED_SCOPE = "keyed-api"
+UNKEYED_SCOPE = "unkeyed"
 log = logging.getLogger("gosterge.limits")
+# Redis down: count in this process meanwhile, and try Redis again after 1, 2, 4 … 32 s (as
+# flask-limiter's own fallback does for the sign-up's limits).
+MAX_RETRY_SECONDS = 32
+# Past this many windows in memory, those that ended are dropped.
+SWEEP_WINDOWS = 10_000
 
+# One round trip: add to the window's count, start the window's expiry when it is new, and return
+# the count with the milliseconds left. A refund (negative cost) of a window that has ended is dropped.
+HIT_SCRIPT = """
+local cost = tonumber(ARGV[1])
+if cost < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return {0, 0} end
+local count = redis.call('INCRBY', KEYS[1], cost)
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  left = tonumber(ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], left)
+end
+return {count, left}
+"""
 
-def limit_key() -> str:
-    """One bucket per API key; the client address where no key has been identified."""
-    key = g.get("api_key")
-    return f"key:{key.id}" if key is not None else f"addr:{request.remote_addr}"
-
-
-def key_rate() -> str:
-    key = g.get("api_key")
-    return key.rate if key is not None else current_app.config["DEFAULT_RATE"]
-
-
-# Storage is chosen in init_app from RATELIMIT_STORAGE_URI. When Redis is unreachable the limiter
+# The sign-up's limits, through flask-limiter's decorators. When Redis is unreachable the limiter
 # falls back to per-process memory and logs a warning rather than failing requests.
 limiter = Limiter(
-    key_func=limit_key,
+    key_func=lambda: f"addr:{request.remote_addr}",
     strategy="fixed-window",
     headers_enabled=False,
     in_memory_fallback_enabled=True,
     swallow_errors=True,
 )
 
-# Every request is counted before it is answered, in one atomic step of the storage (increment, then
-# compare), so that parallel requests never pass a full limit; a 304 that turns out free gives its
-# hit back (`refund_hit`).
-keyed_limit = limiter.shared_limit(key_rate, scope=SHARED_SCOPE)
+
+class WindowCounter:
+    """Fixed windows counted atomically in Redis (one script, one round trip) or in this process's memory."""
+
+    def __init__(self, storage_uri: str):
+        self._redis: Any = None
+        if storage_uri.startswith(("redis://", "rediss://", "unix://")):
+            import redis
+
+            self._errors: tuple[type[Exception], ...] = (redis.RedisError,)
+            client = redis.Redis.from_url(storage_uri, socket_connect_timeout=2, socket_timeout=5)
+            self._redis = client.register_script(HIT_SCRIPT)
+        elif not storage_uri.startswith("memory://"):
+            raise ValueError(f"GOSTERGE_RATELIMIT_STORAGE_URI must be memory:// or redis://…, not {storage_uri!r}")
+        self._windows: dict[str, list[float]] = {}  # bucket -> [count, end in epoch seconds]
+        self._lock = threading.Lock()
+        self._failures = 0
+        self._retry_at = 0.0
+
+    def hit(self, bucket: str, seconds: int, cost: int = 1) -> tuple[int, float]:
+        """Add `cost` to the bucket's current window: the count in it, and when it ends (epoch seconds)."""
+        if self._redis is not None and (not self._failures or time.time() >= self._retry_at):
+            try:
+                count, left_ms = self._redis(keys=[bucket], args=[cost, seconds * 1000])
+            except self._errors as error:
+                self._failed(error)
+            else:
+                if self._failures:
+                    log.info("Rate limit storage recovered")
+                    self._failures = 0
+                return int(count), time.time() + int(left_ms) / 1000
+        return self._hit_memory(bucket, seconds, cost)
+
+    def _failed(self, error: Exception) -> None:
+        if not self._failures:
+            log.warning("Rate limit storage unreachable - falling back to in-memory storage (%s)", error)
+        self._retry_at = time.time() + min(MAX_RETRY_SECONDS, 2 ** self._failures)
+        self._failures += 1
+
+    def _hit_memory(self, bucket: str, seconds: int, cost: int) -> tuple[int, float]:
+        now = time.time()
+        with self._lock:
+            window = self._windows.get(bucket)
+            if window is None or window[1] <= now:
+                if cost < 0:
+                    return 0, now
+                if len(self._windows) >= SWEEP_WINDOWS:
+                    self._windows = {b: w for b, w in self._windows.items() if w[1] > now}
+                window = self._windows[bucket] = [0, now + seconds]
+            window[0] += cost
+            return int(window[0]), window[1]
+
+
+@dataclass(frozen=True)
+class Window:
+    """This request's place in its key's window."""
+
+    bucket: str
+    amount: int
+    seconds: int
+    count: int
+    end: float  # epoch seconds
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.amount - self.count)
+
+
+def init_limits(app: Flask) -> None:
+    """The counter of keyed requests, and flask-limiter for the sign-up's limits, on the same storage."""
+    app.extensions["gosterge.windows"] = WindowCounter(app.config["RATELIMIT_STORAGE_URI"])
+    # flask-limiter checks app-wide limits before every request and deducts conditional ones after
+    # it; the service declares neither (the sign-up's decorators check their own limits), and the two
+    # hooks cost more than the keyed count itself, so they are not registered: init_app registers
+    # them only for an app that does not list the limiter among its extensions yet.
+    app.extensions.setdefault("limiter", set()).add(limiter)
+    limiter.init_app(app)
+
+
+@functools.lru_cache(maxsize=256)
+def parse_rate(rate: str) -> tuple[int, int]:
+    """A rate such as 60/minute as (amount, window in seconds)."""
+    item = parse(rate)
+    return item.amount, item.get_expiry()
+
+
+def count_hit(who: str, scope: str, rate: str) -> Window:
+    """Count one request of `who` against `rate`, before it is answered: the increment and the
+    comparison are one atomic step of the storage, so parallel requests never pass a full limit."""
+    amount, seconds = parse_rate(rate)
+    bucket = f"LIMITER/{who}/{scope}/{amount}/{seconds}"
+    count, end = current_app.extensions["gosterge.windows"].hit(bucket, seconds)
+    return Window(bucket, amount, seconds, count, end)
+
+
+def keyed_limit(view: Callable[..., Response]) -> Callable[..., Response]:
+    """The view, after this request has been counted in its key's window: 429 past the key's rate."""
+
+    @functools.wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Response:
+        ctx = g._get_current_object()  # bound once: each lookup through Flask's proxy costs
+        key = ctx.api_key
+        window = ctx.keyed_window = count_hit(f"key:{key.id}", SHARED_SCOPE, key.rate)
+        if window.count > window.amount:
+            retry_after = max(1, seconds_to_reset(math.ceil(window.end), window.seconds))
+            raise RateLimited(f"Rate limit exceeded; retry in {retry_after} s.",
+                              headers={"Retry-After": str(retry_after)}, retry_after=retry_after,
+                              upgrade_url=current_app.config["UPGRADE_URL"])
+        return view(*args, **kwargs)
+
+    return limited
 
 
 def refund_hit() -> None:
     """Give this request's hit back. decisions.md: polling with If-None-Match is free, so a 304
     answered from the worker's memory is not counted (api/guard.py); one that read the store, or
     answered `If-None-Match: *`, is."""
-    current = limiter.current_limit
-    if current is None:
+    window = g.get("keyed_window")
+    if window is None:
         return
-    storage = limiter.storage
-    try:
-        if hasattr(storage, "decr"):  # memory: never below 0
-            storage.decr(current.key)
-        else:  # Redis: INCRBY -1 on the same key, as atomic as the count
-            storage.incr(current.key, current.limit.get_expiry(), amount=-1)
-    except Exception as error:  # noqa: BLE001  (storage unreachable: the hit stays counted)
-        log.warning("rate-limit hit not refunded: storage unreachable (%s)", error)
-
-
-def _window(current: RequestLimit) -> tuple[int, int] | None:
-    """Remaining hits and the window's end (epoch seconds), or None when the storage cannot be read.
-
-    Redis may go away after this request was counted; flask-limiter falls back to memory on the next
-    one, so this answer goes out without the figures rather than as a 500."""
-    try:
-        return max(0, current.remaining), int(current.reset_at)
-    except Exception as error:  # noqa: BLE001  (whatever the storage's client raises)
-        log.warning("rate-limit window unreadable: storage unreachable (%s)", error)
-        return None
+    current_app.extensions["gosterge.windows"].hit(window.bucket, window.seconds, cost=-1)
+    g.keyed_window = replace(window, count=window.count - 1)
 
 
 def seconds_to_reset(reset_at: int, window: int) -> int:
     """Whole seconds until the window resets, the one figure behind both `Retry-After` and the
-    `RateLimit` field's `t`. flask-limiter rounds the reset up to the next whole second, so it is
-    capped by the window; it is computed once per request, so the two headers never straddle a
-    second and disagree."""
+    `RateLimit` field's `t`, capped by the window; computed once per request, so the two headers never
+    straddle a second and disagree."""
     if "seconds_to_reset" not in g:
         g.seconds_to_reset = min(window, max(0, math.ceil(reset_at - time.time())))
     return g.seconds_to_reset
 
 
+@functools.lru_cache(maxsize=256)
+def _policy(amount: int, seconds: int) -> tuple[str, str]:
+    return str(amount), f'"default";q={amount};w={seconds}'
+
+
 def add_limit_headers(response: Response) -> Response:
     """X-RateLimit-* and the IETF draft's RateLimit-Policy / RateLimit on every keyed answer."""
-    current = limiter.current_limit
-    if current is None or g.get("api_key") is None:
+    ctx = g._get_current_object()
+    window = ctx.get("keyed_window")
+    if window is None or ctx.get("api_key") is None:
         return response
-    state = _window(current)
-    if state is None:
-        return response
-    remaining, reset_at = state
-    amount = current.limit.amount
-    window = current.limit.get_expiry()
-    seconds_left = seconds_to_reset(reset_at, window)
-    response.headers["X-RateLimit-Limit"] = str(amount)
-    response.headers["X-RateLimit-Remaining"] = str(remaining)
-    response.headers["X-RateLimit-Reset"] = str(reset_at)
-    response.headers["RateLimit-Policy"] = f'"default";q={amount};w={window}'
-    response.headers["RateLimit"] = f'"default";r={remaining};t={seconds_left}'
+    reset_at = math.ceil(window.end)
+    remaining = window.remaining
+    limit, policy = _policy(window.amount, window.seconds)
+    # Added, not set: no answer carries them before this point, and setting searches every header.
+    response.headers.extend((
+        ("X-RateLimit-Limit", limit), ("X-RateLimit-Remaining", str(remaining)),
+        ("X-RateLimit-Reset", str(reset_at)), ("RateLimit-Policy", policy),
+        ("RateLimit", f'"default";r={remaining};t={seconds_to_reset(reset_at, window.seconds)}'),
+    ))
     return response
-
-
-UNKEYED_SCOPE = "unkeyed"
 
 
 def count_unkeyed_request() -> None:
     """A request with no key or an unknown key counts against the default rate of its client address,
     so that guessing keys or polling without one is limited like any keyed client; past it, 429."""
-    rate = parse(current_app.config["DEFAULT_RATE"])
-    address = request.remote_addr or ""
-    try:
-        allowed = limiter.limiter.hit(rate, UNKEYED_SCOPE, address)
-        reset_at = limiter.limiter.get_window_stats(rate, UNKEYED_SCOPE, address).reset_time
-    except Exception as error:  # noqa: BLE001  (storage unreachable: fail open, as the keyed limits do)
-        log.warning("unkeyed request not counted: storage unreachable (%s)", error)
-        return
-    if not allowed:
-        retry_after = max(1, math.ceil(reset_at - time.time()))
+    window = count_hit(f"addr:{request.remote_addr or ''}", UNKEYED_SCOPE, current_app.config["DEFAULT_RATE"])
+    if window.count > window.amount:
+        retry_after = max(1, math.ceil(window.end - time.time()))
         raise RateLimited(f"Too many requests without a valid key from this address; retry in {retry_after} s.",
                           headers={"Retry-After": str(retry_after)}, retry_after=retry_after,
                           upgrade_url=current_app.config["UPGRADE_URL"])
 
 
 def rate_limited_problem(_exc: RateLimitExceeded) -> RateLimited:
+    """The 429 of a sign-up limit (flask-limiter's)."""
     current = limiter.current_limit
-    state = _window(current) if current is not None else None
-    if state is not None:
-        retry_after = max(1, seconds_to_reset(state[1], current.limit.get_expiry()))
-    else:
+    try:
+        retry_after = max(1, seconds_to_reset(current.reset_at, current.limit.get_expiry())) if current else 1
+    except Exception as error:  # noqa: BLE001  (the storage's client failed: Redis went away meanwhile)
+        log.warning("rate-limit window unreadable: storage unreachable (%s)", error)
         retry_after = 1
     return RateLimited(
         f"Rate limit exceeded; retry in {retry_after} s.",

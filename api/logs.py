@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import json
 import logging
+import os
 import re
+import sys
 import time
 import uuid
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from flask import Response, current_app, g, request
@@ -60,47 +65,152 @@ REDACTING_FILTER = RedactingFilter()
 
 
 def redact_handlers(*loggers: logging.Logger) -> None:
-    """Put the redacting filter on every handler of these loggers (once)."""
+    """Put the redacting filter on every handler of these loggers (once); a `QueuedStderrHandler`
+    redacts in its own writer thread instead."""
     for logger in loggers:
         for handler in logger.handlers:
-            if REDACTING_FILTER not in handler.filters:
+            if REDACTING_FILTER not in handler.filters and not isinstance(handler, QueuedStderrHandler):
                 handler.addFilter(REDACTING_FILTER)
+
+
+def _native(module: str, name: str) -> Any:
+    """The standard library's own `module.name`, also where gevent has patched it in a worker."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover  (gevent is a dependency; kept for other servers)
+        return getattr(importlib.import_module(module), name)
+    return monkey.get_original(module, name)
+
+
+# How long a line may wait in the queue before it is written.
+WRITE_EVERY_SECONDS = 0.05
+
+
+class QueuedStderrHandler(logging.Handler):
+    """Writes each record to standard error from a thread of its own (an OS thread, also in a gevent
+    worker): the request only formats its line and puts it on a queue; redacting it (RedactingFilter's
+    rules) and the write, which blocks when the reader of the log is slow, happen in that thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(message)s"))
+        self._queue: Any = _native("queue", "SimpleQueue")()
+        self._running: Any = None  # held by the writer thread while it runs
+        self._pid = 0
+
+    def handle(self, record: logging.LogRecord) -> bool:
+        """Handler.handle without the handler's lock: the queue is safe from any thread already."""
+        if self.filter(record):
+            self.emit(record)
+        return True
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._pid != os.getpid():  # started in this process (a fork starts no thread of its parent)
+            self._pid = os.getpid()
+            # The bare thread primitives: threading's Thread waits on an Event that gevent has patched.
+            self._running = _native("_thread", "allocate_lock")()
+            self._running.acquire()
+            _native("_thread", "start_new_thread")(self._write, ())
+        self._queue.put(self.format(record))
+
+    def _write(self) -> None:
+        # The thread wakes on its own every WRITE_EVERY_SECONDS rather than on each line: a thread
+        # woken by every put would take the interpreter lock from the requests once per line.
+        sleep, stream, done = _native("time", "sleep"), sys.stderr, False
+        try:
+            while not done:
+                sleep(WRITE_EVERY_SECONDS)
+                lines = []
+                while not done and not self._queue.empty():
+                    line = self._queue.get()
+                    done = line is None
+                    if not done:
+                        lines.append(f"{redact_text(line)}\n")
+                if lines:
+                    stream.write("".join(lines))
+                    stream.flush()
+        finally:
+            self._running.release()
+
+    def close(self) -> None:
+        """Write what is queued, then stop (logging.shutdown calls this at exit)."""
+        if self._pid == os.getpid() and self._running is not None:
+            self._queue.put(None)
+            self._running.acquire(timeout=5)
+            self._pid, self._running = 0, None
+        super().close()
+
+
+# Pairs of plain characters only: parsing and encoding such a query gives it back unchanged, so unless
+# it names a secret parameter or holds something shaped like a key it is logged as it came.
+PLAIN_QUERY = re.compile(r"[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*(&[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*)*")
+SECRET_HINTS = ("apikey", "token", "gk_")
 
 
 def redact_query(query: str) -> str:
     """The query string with the value of every secret parameter, and every key, replaced."""
+    if PLAIN_QUERY.fullmatch(query) and not any(hint in query.lower() for hint in SECRET_HINTS):
+        return query
     pairs = parse_qsl(query, keep_blank_values=True)
     return urlencode([(redact_keys(k), "REDACTED" if k.lower() in REDACTED_PARAMS else redact_keys(v))
                       for k, v in pairs])
 
 
+class RequestIds:
+    """New request ids: 64 random bits drawn once per process, then a count (32 hex digits in all), so
+    that no request waits for the system's random source."""
+
+    def __init__(self) -> None:
+        self._pid = 0
+        self._prefix = ""
+        self._count = itertools.count()
+
+    def new(self) -> str:
+        if self._pid != os.getpid():  # a forked worker draws its own
+            self._pid, self._prefix = os.getpid(), uuid.uuid4().hex[:16]
+        return f"{self._prefix}{next(self._count):016x}"
+
+
+REQUEST_IDS = RequestIds()
+
+
 def start_request() -> None:
-    g.request_started = time.perf_counter()
-    incoming = request.headers.get("X-Request-Id", "")
-    acceptable = REQUEST_ID.fullmatch(incoming) and redact_text(incoming) == incoming
-    g.request_id = incoming if acceptable else uuid.uuid4().hex
+    # The request's globals are bound once: each lookup through Flask's proxies costs as much as
+    # the work it leads to.
+    ctx, req = g._get_current_object(), request._get_current_object()
+    ctx.request_started = time.perf_counter()
+    incoming = req.headers.get("X-Request-Id", "")
+    acceptable = incoming and REQUEST_ID.fullmatch(incoming) and redact_text(incoming) == incoming
+    ctx.request_id = incoming if acceptable else REQUEST_IDS.new()
     limit = current_app.config["MAX_QUERY_STRING_BYTES"]
-    if len(request.query_string) > limit:
+    if len(req.query_string) > limit:
         raise InvalidParameters([{"parameter": "query", "message": f"the query string is longer than {limit} bytes"}])
 
 
 def log_request(response: Response) -> Response:
-    response.headers["X-Request-Id"] = g.get("request_id", "")
-    key = g.get("api_key")
-    query = request.query_string.decode("latin-1")
+    ctx, req = g._get_current_object(), request._get_current_object()
+    request_id = ctx.get("request_id", "")
+    response.headers["X-Request-Id"] = request_id
+    key = ctx.get("api_key")
+    query = req.query_string.decode("latin-1")
+    path = req.path
+    status = response.status_code
     record = {
-        "request_id": g.get("request_id"),
-        "method": request.method,
-        "path": redact_keys(request.path),
+        "request_id": request_id or None,
+        "method": req.method,
+        "path": redact_keys(path),
         "query": redact_query(query) if query else "",
-        "status": response.status_code,
-        "ms": round((time.perf_counter() - g.get("request_started", time.perf_counter())) * 1000, 2),
+        "status": status,
+        "ms": round((time.perf_counter() - ctx.get("request_started", time.perf_counter())) * 1000, 2),
         "key_id": key.id if key is not None else None,
-        "remote": request.remote_addr,
+        "remote": req.remote_addr,
     }
-    quiet = request.path in QUIET_PATHS and response.status_code < 400
+    quiet = path in QUIET_PATHS and status < 400
     line = json.dumps(record, ensure_ascii=False)
     # JSON leaves the line and paragraph separators raw, and a log reader would break the line there.
     line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    access_log.log(logging.DEBUG if quiet else logging.INFO, line)
+    level = logging.DEBUG if quiet else logging.INFO
+    if access_log.isEnabledFor(level):
+        # Logger.log would first walk the stack to find the caller, which the line does not show.
+        access_log.handle(access_log.makeRecord(access_log.name, level, __file__, 0, line, None, None))
     return response

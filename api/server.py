@@ -47,12 +47,20 @@ def answer_refusals_as_problems() -> None:
 
 
 def worker_count_problem(config: dict[str, Any], workers: int) -> str | None:
-    """Why this many workers cannot serve with this rate-limit storage, or None when they can."""
+    """Why this many workers cannot serve with this store and rate-limit storage, or None when they can."""
     storage = str(config.get("RATELIMIT_STORAGE_URI", ""))
+    database = str(config.get("DATABASE_URL", ""))
     if workers > 1 and storage.startswith("memory://"):
         return (f"{workers} workers with GOSTERGE_RATELIMIT_STORAGE_URI={storage} would each count rate "
                 "limits on their own, multiplying every limit; run one worker, or set "
                 "GOSTERGE_RATELIMIT_STORAGE_URI to a shared storage such as redis://host:6379")
+    if workers > 1 and database.startswith("sqlite"):
+        # Measured (docs/benchmarks.md, issue 19): a second worker on SQLite served 0.65-1.4 times
+        # what one did, mostly less, on the same machine.
+        return (f"{workers} workers on SQLite would be slower than one: every paid answer debits its "
+                "credits with a write, SQLite lets one connection write at a time, and a worker waiting "
+                "for that lock stops all its connections (the wait blocks its event loop); run one "
+                "worker, or set GOSTERGE_DATABASE_URL to PostgreSQL for more")
     return None
 
 

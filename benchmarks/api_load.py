@@ -1,20 +1,32 @@
-"""Requests per second and latency of the API under gunicorn (2 workers), next to a bare Flask endpoint.
+"""A paid answer next to a bare Flask app returning the same bytes, under the same gunicorn settings.
 
-    .venv/bin/python benchmarks/api_load.py                     # demo data, 15 s per query (needs wrk)
-    .venv/bin/python benchmarks/api_load.py --database-url sqlite:////path/bench.db --seconds 30
-    .venv/bin/python benchmarks/api_load.py --smoke             # CI: 2 s per query, tiny data
+    .venv/bin/python benchmarks/api_load.py                       # both stores, 1 and 2 workers, 3 rounds
+    .venv/bin/python benchmarks/api_load.py --stores sqlite --seconds 10
+    .venv/bin/python benchmarks/api_load.py --smoke               # CI: SQLite, one worker, one round, 1 s runs
+
+For each store (SQLite with the shipped defaults, PostgreSQL + Redis) the API and the bare app
+(benchmarks/bare_app.py) are started side by side, each with one worker and with two, all with
+gunicorn.conf.py. The bare app answers each measured URL with the bytes and content type the API
+answered it with, captured first. Then, for every query and connection count, wrk runs against each
+server in turn, A/B interleaved, the order reversed every round; only ratios within one round mean
+anything on a shared machine, so each is printed per round, with the load average of the machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
+import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +36,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 QUERIES = {
-    "bare Flask (ceiling)": "/v1/bare",
     "index: competition by province, 2024": "/v1/public-procurement/competition-indices?dimension=province&period=2024",
     "ranking: top contractors, İstanbul": "/v1/public-procurement/top-contractors?province=34",
     "flows: from Ankara": "/v1/public-procurement/supply-flows?buyerProvince=6&limit=20",
 }
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_BENCH_DB = "gosterge_api_bench"
+REDIS_URL = "redis://127.0.0.1:6379/8"
+
+
+class ServerExited(SystemExit):
+    """The server stopped before it answered: its configuration refused to start (the log says why)."""
 
 
 def cli(env: dict[str, str], *args: str) -> str:
@@ -41,7 +59,7 @@ def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None
           workers: int | None = None) -> subprocess.Popen:
     """gunicorn with the production configuration (gunicorn.conf.py): by default two workers when the
     limits are shared (Redis), one when they are in memory; its standard error (the access log) goes
-    to `log` when given."""
+    to `log` when given. ServerExited when it stops before answering."""
     if workers is None:
         workers = 2 if env.get("GOSTERGE_RATELIMIT_STORAGE_URI", "").startswith("redis") else 1
     stderr = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115  (the child keeps it open)
@@ -49,8 +67,10 @@ def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None
                                 "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
                                 "--chdir", str(ROOT), app_spec], env=env, stdout=subprocess.DEVNULL,
                                stderr=stderr)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise ServerExited(f"{app_spec} with {workers} worker(s) stopped at start")
         try:
             requests.get(f"http://127.0.0.1:{port}/", timeout=1)
             return process
@@ -80,39 +100,191 @@ def wrk(url: str, key: str | None, seconds: int, connections: int, script: Path 
             "output": out}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--database-url")
-    parser.add_argument("--seconds", type=int, default=15)
-    parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--smoke", action="store_true")
-    args = parser.parse_args()
-    if not shutil.which("wrk"):
-        raise SystemExit("wrk is needed: apt-get install wrk")
-    work = Path(tempfile.mkdtemp(prefix="gosterge-api-bench-"))
-    url = args.database_url or f"sqlite:///{work / 'bench.db'}"
-    env = {**os.environ, "GOSTERGE_DATABASE_URL": url, "GOSTERGE_VAR_DIR": str(work)}
-    if not args.database_url:
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    kind: str  # "bare" or "api"
+    workers: int
+    port: int = 0
+    process: subprocess.Popen | None = None
+    refused: str = ""  # why the configuration would not start, from its log
+    runs: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def fresh_postgres() -> str:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {PG_BENCH_DB}")
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{PG_BENCH_DB}"
+
+
+def prepare(store: str, work: Path, *, smoke: bool) -> tuple[dict[str, str], str]:
+    """The environment of the store's servers, loaded with data, and a key that never runs out."""
+    env = {**os.environ, "GOSTERGE_VAR_DIR": str(work)}
+    if store == "postgres":
+        import redis
+
+        env["GOSTERGE_DATABASE_URL"] = fresh_postgres()
+        redis.Redis.from_url(REDIS_URL).flushdb()
+    else:
+        env["GOSTERGE_DATABASE_URL"] = f"sqlite:///{work / 'bench.db'}"
+    if smoke:
+        release = work / "tiny.zip"
+        cli(env, "generate", "procurement", "--scale", "tiny", "--seed", "1", "--out", str(release))
+        cli(env, "load", "procurement", str(release))
+    else:
         cli(env, "demo", "--load-only")
     key = cli(env, "keys", "create", "--apis", "public-procurement", "--credits", "1000000000",
               "--rate", "100000000/minute")
-    seconds = 2 if args.smoke else args.seconds
-    print(f"gunicorn (gunicorn.conf.py), wrk -t2 -c{args.connections} -d{seconds}s, store {url.split(':')[0]}")
-    print("| query | requests/s | p50 ms | p99 ms | non-2xx |")
-    print("|---|---|---|---|---|")
-    ceiling = None
-    for name, path in QUERIES.items():
-        bare = path == "/v1/bare"
-        port = 18900 if bare else 18901
-        server = start("benchmarks.bare_app:create_app()" if bare else "api:create_app()", port, env)
-        try:
-            result = wrk(f"http://127.0.0.1:{port}{path}", None if bare else key, seconds, args.connections)
-        finally:
-            server.terminate()
-            server.wait(10)
-        ceiling = ceiling or result["rps"]
-        share = f" ({result['rps'] / ceiling:.0%} of ceiling)" if not bare else ""
-        print(f"| {name} | {result['rps']:.0f}{share} | {result['p50']:.2f} | {result['p99']:.2f} | {result['errors']} |")
+    return env, key
+
+
+def server_env(store: str, env: dict[str, str], workers: int, captures: Path) -> dict[str, str]:
+    """The shipped defaults (SQLite, limits in memory) for one worker on SQLite; Redis limits wherever
+    more than one worker shares them, and always beside PostgreSQL (the scale-out configuration)."""
+    shared = store == "postgres" or workers > 1
+    return {**env, "GOSTERGE_RATELIMIT_STORAGE_URI": REDIS_URL if shared else "memory://",
+            "GOSTERGE_BENCH_CAPTURES": str(captures)}
+
+
+def launch(server: Server, env: dict[str, str], work: Path) -> None:
+    server.port = free_port()
+    log = work / f"{server.kind}-{server.workers}.log"
+    spec = "benchmarks.bare_app:create_app()" if server.kind == "bare" else "api:create_app()"
+    try:
+        server.process = start(spec, server.port, env, log=log, workers=server.workers)
+    except ServerExited:
+        lines = [line for line in log.read_text(errors="replace").splitlines() if "refusing" in line or "Error" in line]
+        server.refused = (lines[-1].split("refusing to start: ")[-1] if lines else "stopped at start").strip()
+
+
+def capture(port: int, key: str, paths: list[str]) -> dict[str, dict[str, str]]:
+    """The API's own answer to each measured URL: the bytes the bare app returns."""
+    captured = {}
+    for path in paths:
+        answer = requests.get(f"http://127.0.0.1:{port}{path}", headers={"Authorization": f"Bearer {key}"}, timeout=10)
+        answer.raise_for_status()
+        captured[path] = {"body": answer.content.decode("utf-8"), "content_type": answer.headers["Content-Type"]}
+    return captured
+
+
+def check_same_bytes(bare: Server, captured: dict[str, dict[str, str]]) -> None:
+    for path, entry in captured.items():
+        answer = requests.get(f"http://127.0.0.1:{bare.port}{path}", timeout=10)
+        assert answer.content == entry["body"].encode("utf-8"), path
+        assert answer.headers["Content-Type"] == entry["content_type"], path
+
+
+def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, connections: list[int]) -> None:
+    """Every server in turn for each query and connection count, the order reversed every round."""
+    live = [s for s in servers if s.process is not None]
+    for server in live:  # warm up: the answer cache, the connection pools
+        for path in QUERIES.values():
+            wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None, 1, 4)
+    for round_ in range(rounds):
+        for conns in connections:
+            for name, path in QUERIES.items():
+                for server in (live if round_ % 2 == 0 else live[::-1]):
+                    result = wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None,
+                                 seconds, conns)
+                    result["load"] = os.getloadavg()[0]
+                    del result["output"]
+                    server.runs.setdefault((conns, name), []).append(result)
+
+
+def report(store: str, servers: list[Server], connections: list[int]) -> None:
+    by = {(s.kind, s.workers): s for s in servers}
+    print(f"\n### {store}\n")
+    for server in servers:
+        if server.refused:
+            print(f"- {server.kind} with {server.workers} worker(s): refused to start: {server.refused}")
+    print("| workers | conn. | query | bare req/s | API req/s | API/bare, each round | bare p99 ms | API p99 ms "
+          "| p99 API/bare | non-2xx | load avg |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for workers in sorted({s.workers for s in servers}):
+        bare, api = by.get(("bare", workers)), by.get(("api", workers))
+        if not bare or not api or not api.runs:
+            continue
+        for conns in connections:
+            for name in QUERIES:
+                a, b = api.runs[(conns, name)], bare.runs[(conns, name)]
+                ratios = " ".join(f"{x['rps'] / y['rps']:.2f}" for x, y in zip(a, b, strict=True))
+                loads = [r["load"] for r in a + b]
+                p99a, p99b = statistics.median(r["p99"] for r in a), statistics.median(r["p99"] for r in b)
+                print(f"| {workers} | {conns} | {name} | {statistics.median(r['rps'] for r in b):.0f} "
+                      f"| {statistics.median(r['rps'] for r in a):.0f} | {ratios} | {p99b:.2f} | {p99a:.2f} "
+                      f"| {p99a / p99b:.1f} | {sum(r['errors'] for r in a)} | {min(loads):.1f}–{max(loads):.1f} |")
+    one, two = by.get(("api", 1)), by.get(("api", 2))
+    if one and two and one.runs and two.runs:
+        print("\n| conn. | query | API 2 workers / 1 worker, each round | bare 2 / 1, each round |")
+        print("|---|---|---|---|")
+        bare1, bare2 = by[("bare", 1)], by[("bare", 2)]
+        for conns in connections:
+            for name in QUERIES:
+                api_ratios = " ".join(f"{x['rps'] / y['rps']:.2f}"
+                                      for x, y in zip(two.runs[(conns, name)], one.runs[(conns, name)], strict=True))
+                bare_ratios = " ".join(f"{x['rps'] / y['rps']:.2f}"
+                                       for x, y in zip(bare2.runs[(conns, name)], bare1.runs[(conns, name)], strict=True))
+                print(f"| {conns} | {name} | {api_ratios} | {bare_ratios} |")
+
+
+def run_store(store: str, args: argparse.Namespace) -> None:
+    work = Path(tempfile.mkdtemp(prefix=f"gosterge-api-bench-{store}-"))
+    env, key = prepare(store, work, smoke=args.smoke)
+    captures = work / "captures.json"
+    captures.write_text("{}")
+    servers = [Server(kind, workers) for workers in args.workers for kind in ("bare", "api")]
+    try:
+        for server in servers:
+            if server.kind == "api":
+                launch(server, server_env(store, env, server.workers, captures), work)
+        source = next((s for s in servers if s.kind == "api" and s.process), None)
+        if source is None:
+            raise SystemExit(f"no API server started on {store}")
+        captured = capture(source.port, key, list(QUERIES.values()))
+        captures.write_text(json.dumps(captured, ensure_ascii=False))
+        for server in servers:
+            if server.kind == "bare":
+                launch(server, server_env(store, env, server.workers, captures), work)
+                check_same_bytes(server, captured)
+        measure(servers, key, rounds=args.rounds, seconds=args.seconds, connections=args.connections)
+    finally:
+        for server in servers:
+            if server.process is not None:
+                server.process.terminate()
+                server.process.wait(15)
+    report(store, servers, args.connections)
+
+
+def numbers(text: str) -> list[int]:
+    return [int(part) for part in text.split(",")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--stores", default="sqlite,postgres", help="sqlite, postgres or both")
+    parser.add_argument("--workers", type=numbers, default=[1, 2])
+    parser.add_argument("--connections", type=numbers, default=[2, 16])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true", help="SQLite, one worker, one round of 1 s runs")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is needed: apt-get install wrk")
+    if args.smoke:
+        args.stores, args.workers, args.rounds, args.seconds = "sqlite", [1], 1, 1
+    started = datetime.now(UTC)
+    print(f"{started:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores; gunicorn -c gunicorn.conf.py; "
+          f"wrk -t2 -d{args.seconds}s --latency; {args.rounds} round(s), A/B interleaved, order reversed each round")
+    for store in args.stores.split(","):
+        run_store(store, args)
     return 0
 
 

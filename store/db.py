@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import ColumnElement, MetaData, create_engine, event
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -52,14 +52,15 @@ class StorePool(QueuePool):
 
 def _wrap_driver_errors(engine: Engine) -> Engine:
     """Every failure of the database driver leaves the store as one of its own errors
-    (store/errors.py), so that no caller handles SQLAlchemy's exceptions. A pre-ping's failure is
-    left alone: the pool reads it to replace a dead connection."""
+    (store/errors.py), so that no caller handles SQLAlchemy's exceptions."""
 
     @event.listens_for(engine, "handle_error")
     def _store_error(context):  # noqa: ANN001, ANN202
-        if context.is_pre_ping:
-            return None
-        return classify_database_error(context.sqlalchemy_exception or context.original_exception)
+        error = classify_database_error(context.sqlalchemy_exception or context.original_exception)
+        # A connection that died in the pool (the server restarted): SQLAlchemy drops it and every
+        # connection opened before it, so a read may be tried again at once on a new one.
+        error.connection_lost = bool(context.is_disconnect and context.connection is not None)
+        return error
 
     return engine
 
@@ -81,7 +82,9 @@ def create_store_engine(url: str, *, statement_timeout_ms: int | None = None, po
         parsed.difference_update_query(["options"]),
         connect_args=connect_args,
         poolclass=StorePool,
-        pool_pre_ping=True,  # a restarted PostgreSQL leaves dead connections in the pool
+        # No ping before every checkout (a round trip per request): a connection that died in the pool
+        # (PostgreSQL restarted) fails on first use, SQLAlchemy then drops every connection of the pool
+        # opened before that moment, and reads are tried again once (api/keycache.py).
         pool_size=pool_size,
         max_overflow=pool_size * 2,
         pool_timeout=5,
@@ -150,6 +153,19 @@ def end_read_before_write(session: Session) -> None:
     read-committed UPDATE has no such limit, and skipping the commit saves two round trips."""
     if session.get_bind().dialect.name == "sqlite":
         session.commit()
+
+
+@contextmanager
+def single_statements(engine: Engine) -> Iterator[Connection]:
+    """A pooled connection, without an ORM session, for statements that each stand alone (a read of a
+    key, one conditional UPDATE). On PostgreSQL each is its own transaction (autocommit): one round
+    trip, with no BEGIN before it and no COMMIT after it. On SQLite they share a transaction that
+    commits when the block ends, which costs nothing over a network."""
+    with engine.connect() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execution_options(isolation_level="AUTOCOMMIT")
+        yield connection
+        connection.commit()
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.orm import Session
 
-from store.errors import InsufficientCreditsError, NotFoundError
+from store.errors import InsufficientCreditsError, NotFoundError, classify_database_error
 from store.models import ApiKey, AuditEntry, DataVersion, Release, api_names
 from store.news import NEWS
 from store.times import as_utc
@@ -80,9 +82,8 @@ def find_key(session: Session, key: str) -> ApiKey | None:
 
 
 @dataclass(frozen=True)
-class Caller:
-    """The calling key as one request sees it, with the versions of the data it may read: everything
-    the guarded path needs before the answer, fetched in one statement."""
+class KeyState:
+    """What the guarded path needs of a key row: its scopes, rate, credits, expiry and revocation."""
 
     id: int
     apis: str
@@ -91,31 +92,64 @@ class Caller:
     is_admin: bool
     expires_at: datetime | None
     revoked: bool
+
+
+@dataclass(frozen=True)
+class Versions:
+    """The versions of the data a request may read: the active release and the news."""
+
     release_id: int | None
     news_version: int
+
+
+@dataclass(frozen=True)
+class Caller(KeyState):
+    """The calling key as one request sees it, with the versions of the data it may read."""
+
+    release_id: int | None
+    news_version: int
+
+    @classmethod
+    def of(cls, key: KeyState, versions: Versions) -> Caller:
+        return cls(key.id, key.apis, key.rate, key.credits, key.is_admin, key.expires_at, key.revoked,
+                   versions.release_id, versions.news_version)
 
     @property
     def api_list(self) -> list[str]:
         return api_names(self.apis)
 
 
+_ACTIVE_RELEASE = select(Release.id).where(Release.is_active.is_(True)).limit(1).scalar_subquery()
+_NEWS_VERSION = select(DataVersion.version).where(DataVersion.name == NEWS).scalar_subquery()
 # Built once: a statement constructed per request costs more to build than to run on SQLite.
 _CALLER = select(
     ApiKey.id, ApiKey.apis, ApiKey.rate, ApiKey.credits, ApiKey.is_admin, ApiKey.expires_at,
-    ApiKey.revoked_at.is_not(None),
-    select(Release.id).where(Release.is_active.is_(True)).limit(1).scalar_subquery(),
-    select(DataVersion.version).where(DataVersion.name == NEWS).scalar_subquery(),
+    ApiKey.revoked_at.is_not(None), _ACTIVE_RELEASE, _NEWS_VERSION,
 ).where(ApiKey.key_hash == bindparam("key_hash"))
+_VERSIONS = select(_ACTIVE_RELEASE, _NEWS_VERSION)
+
+
+def read_key(connection: Connection, key_hash: str) -> tuple[KeyState | None, Versions]:
+    """The key stored under `key_hash` (None when unknown) and the data versions, in one statement."""
+    row = connection.execute(_CALLER, {"key_hash": key_hash}).first()
+    if row is None:
+        return None, read_versions(connection)
+    expires = as_utc(row[5]) if row[5] is not None else None
+    key = KeyState(row[0], row[1], row[2], int(row[3]), bool(row[4]), expires, bool(row[6]))
+    return key, Versions(row[7], int(row[8] or 0))
+
+
+def read_versions(connection: Connection) -> Versions:
+    """The active release and the news version, in one statement."""
+    row = connection.execute(_VERSIONS).first()
+    return Versions(row[0], int(row[1] or 0))
 
 
 def find_caller(session: Session, key: str) -> Caller | None:
     """The key presented, with the active release and the news version; None for an unknown key."""
     # On the session's connection: a Core statement skips the ORM's per-statement work.
-    row = session.connection().execute(_CALLER, {"key_hash": hash_key(key)}).first()
-    if row is None:
-        return None
-    expires = as_utc(row[5]) if row[5] is not None else None
-    return Caller(row[0], row[1], row[2], int(row[3]), bool(row[4]), expires, bool(row[6]), row[7], int(row[8] or 0))
+    state, versions = read_key(session.connection(), hash_key(key))
+    return Caller.of(state, versions) if state is not None else None
 
 
 def get_key(session: Session, key_id: int) -> ApiKey:
@@ -155,7 +189,57 @@ _DEBIT = (
 def debit_credits(session: Session, key_id: int, cost: int) -> int:
     """Take `cost` credits in one conditional UPDATE, so that concurrent calls never overspend; returns
     the credits left after this debit (RETURNING: no other request's debit can come between)."""
-    left = session.connection().execute(_DEBIT, {"key_id": key_id, "cost": cost}).scalar()
+    return _debit(session.connection(), key_id, cost)
+
+
+def take_credits(engine: Engine, key_id: int, cost: int) -> int:
+    """`debit_credits` as a transaction of its own: the one statement a paid answer makes when the key
+    and the answer are known in the worker's memory. It runs on a pooled driver connection, without
+    an ORM session or SQLAlchemy's per-statement work (events, result objects), which cost more than
+    the UPDATE itself; on PostgreSQL in autocommit, so that it is one round trip, with no BEGIN or
+    COMMIT around it (SQLite's connections commit each statement already, store/db.py)."""
+    sql, names = _debit_sql(engine.dialect)
+    values = {"key_id": key_id, "cost": cost}
+    try:
+        connection = engine.raw_connection()
+    except engine.dialect.loaded_dbapi.Error as error:  # the server refuses or is away
+        raise classify_database_error(error) from error
+    autocommit = engine.dialect.name == "postgresql"
+    try:
+        if autocommit:
+            connection.dbapi_connection.autocommit = True
+        cursor = connection.cursor()
+        try:
+            cursor.execute(sql, [values[name] for name in names] if names else values)
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+        if autocommit:
+            connection.dbapi_connection.autocommit = False
+    except engine.dialect.loaded_dbapi.Error as error:
+        if engine.dialect.is_disconnect(error, connection.dbapi_connection, None):
+            # The server went away (a restart): this connection and every other the pool holds are
+            # dead; start the pool afresh, as SQLAlchemy does when a statement of its own finds one.
+            connection.invalidate(error)
+            engine.dispose(close=False)
+        raise classify_database_error(error) from error
+    finally:
+        connection.close()  # back to the pool
+    if row is None:
+        raise InsufficientCreditsError(f"key {key_id} holds fewer than {cost} credits")
+    return int(row[0])
+
+
+@functools.lru_cache(maxsize=16)
+def _debit_sql(dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
+    """The debit compiled once for the dialect: its SQL and the order of its positional parameters
+    (None where the driver takes them by name)."""
+    compiled = _DEBIT.compile(dialect=dialect)
+    return compiled.string, tuple(compiled.positiontup) if compiled.positiontup else None
+
+
+def _debit(connection: Connection, key_id: int, cost: int) -> int:
+    left = connection.execute(_DEBIT, {"key_id": key_id, "cost": cost}).scalar()
     if left is None:
         raise InsufficientCreditsError(f"key {key_id} holds fewer than {cost} credits")
     return int(left)

@@ -141,9 +141,12 @@ def make_app(database_url: str, limiter_storage: str, tmp_path: Path):
     apps = []
 
     def factory(**overrides: Any):
+        # KEY_CACHE_MS 0: tests write to the store and read at once, as if through another process,
+        # so the app reads keys and data versions on every request; tests/api/test_promises.py and
+        # test_answer_cache.py set it to check what the workers remember.
         config = {"DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": limiter_storage,
                   "PROBLEM_BASE": PROBLEM_BASE, "UPGRADE_URL": "https://pricing.test", "DEFAULT_RATE": "1000/minute",
-                  "UPLOAD_DIR": str(tmp_path / "uploads"), **overrides}
+                  "UPLOAD_DIR": str(tmp_path / "uploads"), "KEY_CACHE_MS": 0, **overrides}
         app = create_app(config)
         app.config["TESTING"] = True
         upgrade(app.extensions["gosterge.engine"])

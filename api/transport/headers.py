@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from flask import Response, g
 
+NO_SNIFF = ("X-Content-Type-Options", "nosniff")
+# An answer to a keyed request is the key holder's: a shared cache must not keep it. Answers that
+# carry a key say no-store themselves.
+PRIVATE = ("Cache-Control", "private")
+
 
 def add_security_headers(response: Response) -> Response:
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    # An answer to a keyed request is the key holder's: a shared cache must not keep it. Answers
-    # that carry a key say no-store themselves.
-    if g.get("api_key") is not None:
-        response.headers.setdefault("Cache-Control", "private")
+    headers = response.headers
+    if NO_SNIFF[0] not in headers:
+        headers.add(*NO_SNIFF)
+    if "api_key" in g and PRIVATE[0] not in headers:
+        headers.add(*PRIVATE)
     return response

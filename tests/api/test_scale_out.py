@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.conftest import REDIS_URL
+from tests.conftest import PG_URL, REDIS_URL
 from tests.helpers import Gunicorn
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not REDIS_URL, reason="needs GOSTERGE_TEST_REDIS_URL (Redis)")]
+# Several workers need shared limits (Redis) and a store that takes several writers (PostgreSQL):
+# gunicorn.conf.py refuses them on SQLite.
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (REDIS_URL and PG_URL),
+                                                   reason="needs GOSTERGE_TEST_REDIS_URL and GOSTERGE_TEST_DATABASE_URL")]
 
 
 def test_two_workers_share_one_limit(app, make_key, database_url, limiter_storage):

@@ -81,6 +81,18 @@ def test_more_than_one_worker_with_memory_limits_is_refused(tmp_path):
     assert "GOSTERGE_RATELIMIT_STORAGE_URI" in done.stderr and "refusing to start" in done.stderr
 
 
+def test_more_than_one_worker_on_sqlite_is_refused_and_says_why(tmp_path):
+    """A second worker on SQLite served less than one (docs/benchmarks.md): the debits queue for its
+    one write lock, and a worker waiting for it stops all its connections."""
+    env = {"GOSTERGE_DATABASE_URL": f"sqlite:///{tmp_path}/x.db",
+           "GOSTERGE_RATELIMIT_STORAGE_URI": "redis://127.0.0.1:1/0", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "--workers", "2",
+                           "--bind", f"127.0.0.1:{free_port()}"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode != 0
+    assert "refusing to start" in done.stderr and "SQLite" in done.stderr and "PostgreSQL" in done.stderr
+
+
 def raw_request(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(data)
