@@ -84,6 +84,13 @@ def _copy_schema(admin: Engine, template: str, schema: str) -> None:
     engine.dispose()
     tables = Base.metadata.sorted_tables
     with admin.begin() as conn:
+        # A release's own tables (awards, parties, …: store/details.py) are made at load, outside the
+        # models: copied whole, with their indexes.
+        own = conn.execute(text("SELECT table_name FROM information_schema.tables WHERE table_schema = :s"),
+                           {"s": template}).scalars().all()
+        for name in sorted(set(own) - {t.name for t in tables}):
+            conn.execute(text(f"CREATE TABLE {schema}.{name} (LIKE {template}.{name} INCLUDING ALL)"))
+            conn.execute(text(f"INSERT INTO {schema}.{name} SELECT * FROM {template}.{name}"))
         for table in reversed(tables):
             conn.execute(text(f"DELETE FROM {schema}.{table.name}"))
         for table in tables:
