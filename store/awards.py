@@ -20,9 +20,9 @@ from store.reference.flags import flag_ids, flag_mask
 SORTS = ("date", "value")
 # The filters whose match counts, one or two at a time, the loader keeps (loaders/procurement/awards.py).
 COUNTED = ("year", "province", "supplier_province", "sector", "procedure", "authority_type")
-# Under several filters, by value: from this many matches on, walking a value index finds a page
-# sooner than sorting every match's position.
-DENSE_MATCHES = 20_000
+# Under several filters, by value: when at least one award in DENSE_RATIO of the narrowest filter's
+# meets them all, walking a value index finds a page sooner than sorting every match's position.
+DENSE_RATIO = 50
 
 
 @dataclass(frozen=True)
@@ -46,16 +46,16 @@ class AwardFilters:
 
     def counted(self) -> tuple[str, str] | None:
         """The (dim, value) of the match count kept at load time for these filters, if one is: for
-        none, for a flag set alone, and for one or two of the filters of few values (and the year)."""
+        none, and for one or two of the flag set and the filters of few values (and the year)."""
         given = {("year" if f.name == "period" else f.name): getattr(self, f.name) for f in fields(self)
                  if getattr(self, f.name) not in (None, ())}
         if not given:
             return "", ""
-        if set(given) == {"flags"}:
-            return "flags", str(flag_mask(given["flags"]))
-        if len(given) > 2 or not set(given) <= set(COUNTED):
+        if "flags" in given:
+            given["flags"] = flag_mask(given["flags"])
+        if len(given) > 2 or not set(given) <= {"flags", *COUNTED}:
             return None
-        names = [c for c in COUNTED if c in given]
+        names = [c for c in ("flags", *COUNTED) if c in given]
         return "|".join(names), "|".join(str(given[c]) for c in names)
 
 
@@ -102,7 +102,7 @@ def list_awards(session: Session, *, release: Release, filters: AwardFilters = A
         where.append(key > after)
     if sort == "date":
         query = select(tables.awards).where(*where, *period).order_by(key).limit(limit)
-    elif filters.count() <= 1 or total >= DENSE_MATCHES:
+    elif filters.count() <= 1 or total * DENSE_RATIO >= _narrowest(session, tables, filters):
         # By value under one filter (a year's by its own index), or under several that many awards
         # meet: a value index walked in order, a few rows read for each one shown.
         year = [a.year == filters.period] if period else []
@@ -117,6 +117,21 @@ def list_awards(session: Session, *, release: Release, filters: AwardFilters = A
     position = "seq" if sort == "date" else "seq_value"
     return Page([award_item(r, names, tender_names=release.tender_names) for r in rows], [r[position] for r in rows],
                 total)
+
+
+def _narrowest(session: Session, tables: DetailTables, filters: AwardFilters) -> int:
+    """How many awards the most selective single filter given matches, by the counts kept at load
+    (a party's awards, which no count keeps, count as none: its own index is always narrow)."""
+    if filters.authority is not None or filters.contractor is not None:
+        return 0
+    counts = []
+    for f in fields(filters):
+        value = getattr(filters, f.name)
+        if value not in (None, ()):
+            single = AwardFilters(**{f.name: value}).counted()
+            span = _counted(session, tables, *single) if single else None
+            counts.append(0 if span is None else span[0])
+    return min(counts, default=0)
 
 
 def _party_names(session: Session, tables: DetailTables, rows: list[Any]) -> dict[tuple[str, str], str]:

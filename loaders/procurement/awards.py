@@ -110,4 +110,17 @@ def award_count_rows(con: duckdb.DuckDBPyConnection) -> Rows:
     for mask in range(1, ALL_FLAGS_MASK + 1):
         rows.append(("flags", str(mask), *con.execute(
             "SELECT count(*), min(seq), max(seq) FROM award_rows WHERE flags & ? <> 0", [mask]).fetchone()))
+    for column in COUNTED:  # a flag set with one other filter: from the counts of each exact set of flags
+        source = _source(column)
+        exact: dict[str, list[tuple[int, int, int, int]]] = {}
+        for value, flags, count, first, last in con.execute(
+                f"SELECT {source}, flags, count(*), min(seq), max(seq) FROM award_rows WHERE {source} IS NOT NULL "
+                "GROUP BY 1, 2").fetchall():
+            exact.setdefault(str(value), []).append((flags, count, first, last))
+        for value, sets in exact.items():
+            for mask in range(1, ALL_FLAGS_MASK + 1):
+                hits = [s for s in sets if s[0] & mask]
+                if hits:
+                    rows.append((f"flags|{column}", f"{mask}|{value}", sum(s[1] for s in hits),
+                                 min(s[2] for s in hits), max(s[3] for s in hits)))
     return ("dim", "value", "count", "first_seq", "last_seq"), iter(rows)
