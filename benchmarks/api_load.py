@@ -100,6 +100,17 @@ def wrk(url: str, key: str | None, seconds: int, connections: int, script: Path 
             "output": out}
 
 
+def cpu_seconds(server: subprocess.Popen) -> float:
+    """CPU time (user and system) that the server's workers have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    total = 0.0
+    for pid in children:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -192,8 +203,11 @@ def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, conne
         for conns in connections:
             for name, path in QUERIES.items():
                 for server in (live if round_ % 2 == 0 else live[::-1]):
+                    used = cpu_seconds(server.process)
                     result = wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None,
                                  seconds, conns)
+                    # The workers' CPU per answer: what the machine's load does not change much.
+                    result["cpu_ms"] = 1000 * (cpu_seconds(server.process) - used) / max(1.0, result["rps"] * seconds)
                     result["load"] = os.getloadavg()[0]
                     del result["output"]
                     server.runs.setdefault((conns, name), []).append(result)
@@ -206,8 +220,8 @@ def report(store: str, servers: list[Server], connections: list[int]) -> None:
         if server.refused:
             print(f"- {server.kind} with {server.workers} worker(s): refused to start: {server.refused}")
     print("| workers | conn. | query | bare req/s | API req/s | API/bare, each round | bare p99 ms | API p99 ms "
-          "| p99 API/bare | non-2xx | load avg |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| p99 API/bare | non-2xx | load avg | CPU ms per answer: bare, API |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for workers in sorted({s.workers for s in servers}):
         bare, api = by.get(("bare", workers)), by.get(("api", workers))
         if not bare or not api or not api.runs:
@@ -220,7 +234,8 @@ def report(store: str, servers: list[Server], connections: list[int]) -> None:
                 p99a, p99b = statistics.median(r["p99"] for r in a), statistics.median(r["p99"] for r in b)
                 print(f"| {workers} | {conns} | {name} | {statistics.median(r['rps'] for r in b):.0f} "
                       f"| {statistics.median(r['rps'] for r in a):.0f} | {ratios} | {p99b:.2f} | {p99a:.2f} "
-                      f"| {p99a / p99b:.1f} | {sum(r['errors'] for r in a)} | {min(loads):.1f}–{max(loads):.1f} |")
+                      f"| {p99a / p99b:.1f} | {sum(r['errors'] for r in a)} | {min(loads):.1f}–{max(loads):.1f} "
+                      f"| {statistics.median(r['cpu_ms'] for r in b):.3f}, {statistics.median(r['cpu_ms'] for r in a):.3f} |")
     one, two = by.get(("api", 1)), by.get(("api", 2))
     if one and two and one.runs and two.runs:
         print("\n| conn. | query | API 2 workers / 1 worker, each round | bare 2 / 1, each round |")
