@@ -55,7 +55,7 @@ def worker_count_problem(config: dict[str, Any], workers: int) -> str | None:
                 "limits on their own, multiplying every limit; run one worker, or set "
                 "GOSTERGE_RATELIMIT_STORAGE_URI to a shared storage such as redis://host:6379")
     if workers > 1 and database.startswith("sqlite"):
-        # Measured (docs/benchmarks.md, issue 19): a second worker on SQLite served 0.65-1.4 times
+        # Measured (docs/benchmarks.md): a second worker on SQLite served 0.65-1.4 times
         # what one did, mostly less, on the same machine.
         return (f"{workers} workers on SQLite would be slower than one: every paid answer debits its "
                 "credits with a write, SQLite lets one connection write at a time, and a worker waiting "

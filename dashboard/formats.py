@@ -25,7 +25,7 @@ MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct
 # A cell starting with one of these is run as a formula by Excel, LibreOffice and Google Sheets
 # (OWASP, "CSV Injection"); tab and carriage return start one too in some of them.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-# Below this many cases a share, a mean or a distribution is not to be read on its own (issue 20; the
+# Below this many cases a share, a mean or a distribution is not to be read on its own (the
 # API gives no quantiles of a benchmark group of fewer tenders).
 FEW_CASES = 5
 
