@@ -89,7 +89,8 @@ def _profile(kind: str) -> dict[str, Any]:
         fields["topAuthorities"] = _counterparts("authority", "the contractor's value won")
     fields.update(
         sectors=_breakdown("sector", sector_id("Sector"), "Its awarded lots by sector, largest value first."),
-        provinces=_breakdown("province", plate("Province"), "Its awarded lots by the province of the "
+        provinces=_breakdown("province", plate("Province; null for contractors whose province is unknown",
+                                               nullable=True), "Its awarded lots by the province of the "
                              + ("contractor (where known)" if authority else "buying authority")
                              + ", largest value first."),
         flags=prop("Awarded lots carrying each red flag (/red-flags).", type="array",

@@ -181,7 +181,7 @@ def _operation(spec: Operation) -> dict[str, Any]:
                 "description": "`Bearer realm=\"gosterge\"`, with `error=\"invalid_token\"` when the key sent is "
                                "unknown, expired or revoked (RFC 6750).", "schema": {"type": "string"}}}
     parameters = [_parameter(p, "path", True) for p in spec.path_params]
-    parameters += [_parameter(p) for p in spec.params]
+    parameters += [_parameter(p, required=p.name in spec.required) for p in spec.params]
     if spec.method == "GET":
         parameters.append({"name": "If-None-Match", "in": "header", "required": False,
                            "description": "An ETag from an earlier answer.", "schema": {"type": "string"}})

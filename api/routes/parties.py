@@ -3,6 +3,7 @@ who wins, and what discount is usual (docs/awards-and-flags.md holds every defin
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint
@@ -18,9 +19,11 @@ from api.routes.release_params import (
     SECTOR_HELP,
     check_cursor_release,
     check_period,
+    province_list_param,
     province_param,
     release_paging,
     release_version,
+    sector_list_param,
     sector_param,
     served_release,
 )
@@ -34,19 +37,19 @@ from store.pages import Page
 from store.parties import get_party_profile, search_parties
 from store.reference.flags import FLAG_BITS
 from store.reference.lists import (
+    authority_types,
     procedures,
-    resolve_authority_type,
     resolve_procedure,
-    resolve_province,
-    resolve_sector,
 )
 
 area = Area(Blueprint("parties", __name__, url_prefix="/v1/public-procurement"), "Awards and parties",
             api="public-procurement", data_version=release_version)
 
-PARTY_ID = r"^[^\s].{0,99}$"  # ids are the release's own: any text without leading space, at most 100 characters
+# Ids are the release's own: any text of at most 100 characters that starts with no space and holds no
+# control character (PostgreSQL refuses NUL; no id has one).
+PARTY_ID = r"^[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]{0,99}$"
 PROCEDURE = enum_param("procedure", list(procedures()), "Procedure id from /procedures.")
-AUTHORITY_TYPE = string_param("authorityType", "Authority-type id from /authority-types.", resolve_authority_type)
+AUTHORITY_TYPE = enum_param("authorityType", list(authority_types()), "Authority-type id from /authority-types.")
 FLAGS = list_param("flag", "Comma-separated red-flag ids from /red-flags; an award matches when it carries any of "
                    "them.", enum=list(FLAG_BITS))
 AWARD_PARAMS = (
@@ -111,7 +114,8 @@ def check_query(values: dict[str, Any]) -> list[dict[str, str]]:
 
 SEARCH_CHECKS = (check_query, check_cursor_release)
 SEARCH_PARAMS = (string_param("q", "Required. Words of the name, in any case, with or without Turkish letters (`istanbul`, "
-                              "`İSTANBUL` and `Istanbul` find the same; ı/i, ş/s, ğ/g, ç/c, ö/o, ü/u match)."),
+                              "`İSTANBUL` and `Istanbul` find the same; ı/i, ş/s, ğ/g, ç/c, ö/o, ü/u match).",
+                              pattern="^[^\\x00-\\x1f\\x7f]+$", pattern_message="must not contain control characters"),
                  *SEARCH_PAGING)
 
 
@@ -126,7 +130,7 @@ def search(kind: str, values: Values) -> Reply:
     return paged(page, release, values, position=lambda p: [release.id, *p])
 
 
-@area.get("/authorities", cost=1, params=SEARCH_PARAMS, checks=SEARCH_CHECKS,
+@area.get("/authorities", cost=1, params=SEARCH_PARAMS, checks=SEARCH_CHECKS, required=["q"],
           response_schema="AuthorityMatchPage")
 def search_authorities(values: Values) -> Reply:
     """Find authorities by name, best match first
@@ -136,7 +140,7 @@ def search_authorities(values: Values) -> Reply:
     return search("authority", values)
 
 
-@area.get("/contractors", cost=1, params=SEARCH_PARAMS, checks=SEARCH_CHECKS,
+@area.get("/contractors", cost=1, params=SEARCH_PARAMS, checks=SEARCH_CHECKS, required=["q"],
           response_schema="ContractorMatchPage")
 def search_contractors(values: Values) -> Reply:
     """Find contractors by name, best match first
@@ -147,15 +151,15 @@ def search_contractors(values: Values) -> Reply:
 
 
 PROFILE_PERIOD = (PERIOD,)
-AUTHORITY_ID = Param("authority_id", {"type": "string", "minLength": 1, "maxLength": 100},
+AUTHORITY_ID = Param("authority_id", {"type": "string", "pattern": PARTY_ID},
                      "The authority's id, from /authorities?q=… or an award.")
-CONTRACTOR_ID = Param("contractor_id", {"type": "string", "minLength": 1, "maxLength": 100},
+CONTRACTOR_ID = Param("contractor_id", {"type": "string", "pattern": PARTY_ID},
                       "The contractor's id, from /contractors?q=… or an award.")
 
 
 def profile(kind: str, party_id: str, values: Values) -> Reply:
     release = served_release()
-    if release is None:
+    if release is None or not re.fullmatch(PARTY_ID, party_id):
         raise NotFound(f"No {kind} {party_id!r}: no release is served yet.")
     try:
         body = _details(lambda: get_party_profile(db_session(), release=release, kind=kind, party_id=party_id,
@@ -188,12 +192,12 @@ def get_contractor_profile(values: Values, contractor_id: str) -> Reply:
 
 
 BENCHMARK_PARAMS = (
-    list_param("sector", "Comma-separated sectors (ids or names); one group per sector. Default: every sector "
-               "pooled.", resolve_sector),
+    sector_list_param("sector", "Comma-separated sector ids from /sectors; one group per sector. Default: every "
+                      "sector pooled."),
     list_param("procedure", "Comma-separated procedure ids; one group per procedure. Default: pooled.",
                resolve_procedure, enum=list(procedures())),
-    list_param("province", "Comma-separated provinces (plate codes or names) of the buying authorities; one group "
-               "per province. Default: pooled.", resolve_province),
+    province_list_param("province", "Comma-separated provinces (plate codes or names) of the buying authorities; "
+                        "one group per province. Default: pooled."),
     PERIOD,
     *PAGING,
 )

@@ -11,7 +11,7 @@ from typing import Any
 from flask import g
 
 from api.db import db_session, forget_failed_read
-from api.params import Param, paging, string_param
+from api.params import Param, list_param, paging, string_param
 from store.errors import StoreError
 from store.models import Release
 from store.reference.lists import provinces, resolve_province, resolve_sector, sectors
@@ -32,12 +32,13 @@ SECTOR_HELP = ("Sector id from /sectors, or its Turkish or English name, in any 
                "letters.")
 
 
-def _listed(param: Param, values: list[str]) -> Param:
+def _listed(param: Param, values: list[str], *, many: bool = False) -> Param:
     """The parameter with its canonical values as the alternatives of a pattern (the resolver also takes
-    other cases and spellings). Not an enum: `Adana` and `adana` would be one member name in a generated
-    client, which refuses to build."""
+    other cases and spellings), or with `many`, a comma-separated list of them. Not an enum: `Adana` and
+    `adana` would be one member name in a generated client, which refuses to build."""
     alternatives = "|".join(re.sub(r"([\\^$.|?*+()\[\]{}/])", r"\\\1", v) for v in dict.fromkeys(values))
-    return replace(param, schema={**param.schema, "pattern": f"^({alternatives})$"})
+    pattern = f"^({alternatives})(,({alternatives}))*$" if many else f"^({alternatives})$"
+    return replace(param, schema={**param.schema, "pattern": pattern})
 
 
 # Plate codes with and without the leading zero, the official names and their ASCII forms.
@@ -49,6 +50,16 @@ SECTOR_VALUES = ([str(s.id) for s in sectors().values()] + [s.name_tr for s in s
 
 def province_param(name: str, what: str) -> Param:
     return _listed(string_param(name, f"{what} {PROVINCE_HELP}", resolve_province), PROVINCE_VALUES)
+
+
+def province_list_param(name: str, description: str) -> Param:
+    """Comma-separated provinces, each as `province_param` takes it."""
+    return _listed(list_param(name, description, resolve_province), PROVINCE_VALUES, many=True)
+
+
+def sector_list_param(name: str, description: str) -> Param:
+    """Comma-separated sector ids (names can hold commas, so a list takes the ids only)."""
+    return _listed(list_param(name, description, resolve_sector), [str(s.id) for s in sectors().values()], many=True)
 
 
 def sector_param(description: str) -> Param:
