@@ -19,6 +19,7 @@ from api.routes.release_params import (
     SECTOR_HELP,
     check_cursor_release,
     check_period,
+    no_release_page,
     province_list_param,
     province_param,
     release_paging,
@@ -27,7 +28,7 @@ from api.routes.release_params import (
     sector_param,
     served_release,
 )
-from api.transport.paging import finish_page, page_envelope
+from api.transport.paging import finish_page
 from store.awards import AwardFilters, list_awards
 from store.benchmarks import list_discount_benchmarks
 from store.errors import DetailsMissingError, NotFoundError
@@ -92,7 +93,7 @@ def list_award_items(values: Values) -> Reply:
     be given to one lot (tenders of several lots) or is 0."""
     release = served_release()
     if release is None:
-        return Reply(page_envelope([], 0, None), "none")
+        return no_release_page()
     period = values["period"]
     filters = AwardFilters(
         province=values["province"], supplier_province=values["supplierProvince"], sector=values["sector"],
@@ -122,7 +123,7 @@ SEARCH_PARAMS = (string_param("q", "Required. Words of the name, in any case, wi
 def search(kind: str, values: Values) -> Reply:
     release = served_release()
     if release is None:
-        return Reply(page_envelope([], 0, None), "none")
+        return no_release_page()
     cursor = values["cursor"]
     after = (cursor.position[1], cursor.position[2]) if cursor is not None else None
     page = _details(lambda: search_parties(db_session(), release=release, kind=kind, q=values["q"], after=after,
@@ -213,7 +214,7 @@ def list_discount_benchmark_items(values: Values) -> Reply:
     pooled (null in the item). A group of fewer than 5 tenders gives its `n` and null figures."""
     release = served_release()
     if release is None:
-        return Reply(page_envelope([], 0, None), "none")
+        return no_release_page()
     after = values["cursor"].position[1] if values["cursor"] is not None else None
     page = _details(lambda: list_discount_benchmarks(
         db_session(), release=release, sectors=values["sector"], procedures=values["procedure"],

@@ -18,12 +18,13 @@ from api.routes.release_params import (
     SECTOR_HELP,
     check_cursor_release,
     check_period,
+    no_release_page,
     province_param,
     release_version,
     sector_param,
     served_release,
 )
-from api.transport.paging import finish_page, page_envelope
+from api.transport.paging import finish_page
 from store.items import COVERAGE, INDEX_KINDS, KINDS, PROVINCE_SECTORS, SUPPLY_FLOWS, ItemKind
 from store.reference.coverage import COMPLETE_YEARS
 from store.reference.dimensions import INDEX_DIMENSIONS
@@ -92,7 +93,7 @@ def page(kind: ItemKind, keys: dict[str, Any], values: Values, *,
     """One page of a statistics endpoint from the release served, with a cursor bound to release and filters."""
     release = served_release()
     if release is None:
-        return Reply(page_envelope([], 0, None), NO_RELEASE)
+        return no_release_page()
     after = values["cursor"].position[1] if values.get("cursor") is not None else None
     rows, total = list_items(db_session(), release_id=release.id, kind=kind, keys=keys, after=after,
                              limit=values["limit"] + 1, alternative_order=alternative_order)

@@ -11,7 +11,9 @@ from typing import Any
 from flask import g
 
 from api.db import db_session, forget_failed_read
+from api.operations import Reply
 from api.params import Param, list_param, paging, string_param
+from api.transport.paging import page_envelope
 from store.errors import StoreError
 from store.models import Release
 from store.reference.lists import provinces, resolve_province, resolve_sector, sectors
@@ -19,6 +21,11 @@ from store.releases import get_active_release
 
 NO_RELEASE = "none"
 FIRST_YEAR = 2019  # the source's first year (public-procurement-api.md, "General facts" 3)
+
+
+def no_release_page() -> Reply:
+    """The answer of a paged endpoint before the first release is loaded: an empty page."""
+    return Reply(page_envelope([], 0, None), NO_RELEASE)
 
 
 def release_version(caller: Any) -> str:
