@@ -207,6 +207,8 @@ def test_search_box_opens_a_profile_in_chromium(dashboard):
         _settle(page)
         assert page.locator("h1").first.inner_text() == "Kurum 40 (İstanbul)"
         assert "kind=authority" in page.url and "lang=tr" in page.url
+        # The figures come after the title: wait for the one asserted, not for a fixed time.
+        page.get_by_text("Tek teklifli pay").first.wait_for(timeout=60_000)
         assert page.get_by_text("Tek teklifli pay").count() >= 1
         browser.close()
 
