@@ -62,8 +62,9 @@ def answers() -> AnswerCache | None:
 
 def request_target() -> str:
     """Path and query string without the key, so that every key shares one entry per question."""
-    query = "&".join(part for part in request.query_string.decode("latin-1").split("&")
-                     if part and not part.startswith("apikey="))
+    query = request.environ.get("QUERY_STRING", "")
+    if "apikey=" in query or "&&" in query or query.startswith("&") or query.endswith("&"):
+        query = "&".join(part for part in query.split("&") if part and not part.startswith("apikey="))
     return f"{request.path}?{query}"
 
 

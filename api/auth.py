@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from flask import current_app, g, request
 
 from api.keycache import callers
+from api.params import may_name
 from api.problems import Forbidden, InvalidParameters, Unauthorized
 from store.keys import Caller
 
@@ -30,7 +31,7 @@ def presented_key() -> str | None:
         if scheme.lower() != "bearer" or not value.strip():
             raise Unauthorized("The Authorization header must be 'Bearer <API key>'.")
         bearer = value.strip()
-    query = request.args.getlist("apikey")
+    query = request.args.getlist("apikey") if may_name(request.environ.get("QUERY_STRING", ""), "apikey") else []
     if len(query) > 1:
         raise InvalidParameters([{"parameter": "apikey", "message": "given more than once"}])
     from_query = query[0] if query else None

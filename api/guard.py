@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, g, request
+from werkzeug.http import quote_etag
 
 from api.answers import Answer, answers, compute_answer, request_target
 from api.auth import authenticate, require_api
@@ -21,7 +22,7 @@ from api.transport.conditional import compute_etag, matches, not_modified
 from api.transport.csvpages import CSV_MEDIA_TYPE, csv_columns, render_csv, wants_csv
 from api.transport.pagelinks import page_headers, page_meta
 from store.errors import InsufficientCreditsError
-from store.keys import Caller, get_credits, take_credits
+from store.keys import Caller, get_credits
 
 CREDITS_HEADER = "X-Credits-Remaining"
 
@@ -110,11 +111,11 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         response.headers.update(headers)
         return response
     if cost and method != "HEAD":  # HEAD is safe: it shows the headers and costs nothing
-        # One statement on a pooled connection; the request's session, if it read anything, is given
-        # back first: two connections per request would exhaust the pool under load.
+        # One statement (store/debits.py); the request's session, if it read anything, is given back
+        # first: two connections per request would exhaust the pool under load.
         close_session()
         try:
-            left = take_credits(current_app.extensions["gosterge.engine"], key.id, cost)
+            left = current_app.extensions["gosterge.debits"].take(key.id, cost)
         except InsufficientCreditsError:
             # Another request spent the last credits between the check above and this debit.
             raise _payment_required(cost, get_credits(db_session(), key.id)) from None
@@ -124,9 +125,9 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         # A free HEAD shows no count and no next page: walking the pages or reading the total would
         # answer "how many match" for nothing.
         headers.update(page_headers(*answer.page))
-    response = Response(body, mimetype=media_type, headers=headers)
-    response.set_etag(etag)  # flask-compress adds `:gzip` when it compresses (api/transport/compression.py)
-    return response
+    # flask-compress adds `:gzip` to the ETag when it compresses (api/transport/compression.py).
+    headers["ETag"] = quote_etag(etag)
+    return Response(body, mimetype=media_type, headers=headers)
 
 
 def _representation(answer: Answer, media_type: str, columns: list[str] | None,

@@ -105,13 +105,17 @@ class QueuedStderrHandler(logging.Handler):
         return True
 
     def emit(self, record: logging.LogRecord) -> None:
+        self.put_line(self.format(record))
+
+    def put_line(self, line: str) -> None:
+        """Queue a line as it is (a record formatted, or an access line, api/logs.py `log_request`)."""
         if self._pid != os.getpid():  # started in this process (a fork starts no thread of its parent)
             self._pid = os.getpid()
             # The bare thread primitives: threading's Thread waits on an Event that gevent has patched.
             self._running = _native("_thread", "allocate_lock")()
             self._running.acquire()
             _native("_thread", "start_new_thread")(self._write, ())
-        self._queue.put(self.format(record))
+        self._queue.put(line)
 
     def _write(self) -> None:
         # The thread wakes on its own every WRITE_EVERY_SECONDS rather than on each line: a thread
@@ -161,13 +165,14 @@ class RequestIds:
     that no request waits for the system's random source."""
 
     def __init__(self) -> None:
-        self._pid = 0
-        self._prefix = ""
+        self._draw()
+        os.register_at_fork(after_in_child=self._draw)  # a forked worker draws its own
+
+    def _draw(self) -> None:
+        self._prefix = uuid.uuid4().hex[:16]
         self._count = itertools.count()
 
     def new(self) -> str:
-        if self._pid != os.getpid():  # a forked worker draws its own
-            self._pid, self._prefix = os.getpid(), uuid.uuid4().hex[:16]
         return f"{self._prefix}{next(self._count):016x}"
 
 
@@ -187,14 +192,21 @@ def start_request() -> None:
         raise InvalidParameters([{"parameter": "query", "message": f"the query string is longer than {limit} bytes"}])
 
 
+# Made once: json.dumps with any option but the defaults makes a new encoder for every call.
+ACCESS_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
 def log_request(response: Response) -> Response:
     ctx, req = g._get_current_object(), request._get_current_object()
     request_id = ctx.get("request_id", "")
-    response.headers["X-Request-Id"] = request_id
-    key = ctx.get("api_key")
-    query = req.query_string.decode("latin-1")
+    response.headers.add("X-Request-Id", request_id)  # added, not set: nothing else writes it
     path = req.path
     status = response.status_code
+    level = logging.DEBUG if path in QUIET_PATHS and status < 400 else logging.INFO
+    if not access_log.isEnabledFor(level):
+        return response
+    key = ctx.get("api_key")
+    query = req.environ.get("QUERY_STRING", "")  # as request.query_string decodes it: latin-1
     record = {
         "request_id": request_id or None,
         "method": req.method,
@@ -205,12 +217,33 @@ def log_request(response: Response) -> Response:
         "key_id": key.id if key is not None else None,
         "remote": req.remote_addr,
     }
-    quiet = path in QUIET_PATHS and status < 400
-    line = json.dumps(record, ensure_ascii=False)
+    line = ACCESS_JSON.encode(record)
     # JSON leaves the line and paragraph separators raw, and a log reader would break the line there.
     line = line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    level = logging.DEBUG if quiet else logging.INFO
-    if access_log.isEnabledFor(level):
+    sink = _only_queue(level)
+    if sink is not None:
+        sink.put_line(line)
+    else:
         # Logger.log would first walk the stack to find the caller, which the line does not show.
         access_log.handle(access_log.makeRecord(access_log.name, level, __file__, 0, line, None, None))
     return response
+
+
+def _only_queue(level: int) -> QueuedStderrHandler | None:
+    """The queue of standard error when it alone would write an access line of `level` (the server's own
+    set-up, `configure_logging`): the line is then put on it as it is, without the LogRecord that logging
+    would build, fill (time, thread, process) and format back into the same text, a tenth of a remembered
+    answer's work. Anywhere else (handlers of the host process, a test capturing records), None."""
+    found: list[logging.Handler] = []
+    logger: logging.Logger | None = access_log
+    while logger is not None:
+        if logger.filters:
+            return None
+        found.extend(logger.handlers)
+        logger = logger.parent if logger.propagate else None
+    if len(found) != 1:
+        return None
+    handler = found[0]
+    if type(handler) is not QueuedStderrHandler or handler.filters or level < handler.level:
+        return None
+    return handler

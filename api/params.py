@@ -37,6 +37,12 @@ class Param:
         return self.current_schema() if self.current_schema else self.schema
 
 
+def may_name(query: str, name: str) -> bool:
+    """Whether the raw query string may hold parameter `name` (a plain name): False only when parsing it
+    certainly would not find it, so that a request need not parse its query to learn it is absent."""
+    return name in query or "%" in query
+
+
 def enum_param(name: str, values: Iterable[str], description: str, default: str | None = None) -> Param:
     allowed = list(values)
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.engine import Connection, Dialect, Engine
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from store.errors import InsufficientCreditsError, NotFoundError, classify_database_error
+from store.errors import InsufficientCreditsError, NotFoundError
 from store.models import ApiKey, AuditEntry, DataVersion, Release, api_names
 from store.news import NEWS
 from store.times import as_utc
@@ -190,52 +189,6 @@ def debit_credits(session: Session, key_id: int, cost: int) -> int:
     """Take `cost` credits in one conditional UPDATE, so that concurrent calls never overspend; returns
     the credits left after this debit (RETURNING: no other request's debit can come between)."""
     return _debit(session.connection(), key_id, cost)
-
-
-def take_credits(engine: Engine, key_id: int, cost: int) -> int:
-    """`debit_credits` as a transaction of its own: the one statement a paid answer makes when the key
-    and the answer are known in the worker's memory. It runs on a pooled driver connection, without
-    an ORM session or SQLAlchemy's per-statement work (events, result objects), which cost more than
-    the UPDATE itself; on PostgreSQL in autocommit, so that it is one round trip, with no BEGIN or
-    COMMIT around it (SQLite's connections commit each statement already, store/db.py)."""
-    sql, names = _debit_sql(engine.dialect)
-    values = {"key_id": key_id, "cost": cost}
-    try:
-        connection = engine.raw_connection()
-    except engine.dialect.loaded_dbapi.Error as error:  # the server refuses or is away
-        raise classify_database_error(error) from error
-    autocommit = engine.dialect.name == "postgresql"
-    try:
-        if autocommit:
-            connection.dbapi_connection.autocommit = True
-        cursor = connection.cursor()
-        try:
-            cursor.execute(sql, [values[name] for name in names] if names else values)
-            row = cursor.fetchone()
-        finally:
-            cursor.close()
-        if autocommit:
-            connection.dbapi_connection.autocommit = False
-    except engine.dialect.loaded_dbapi.Error as error:
-        if engine.dialect.is_disconnect(error, connection.dbapi_connection, None):
-            # The server went away (a restart): this connection and every other the pool holds are
-            # dead; start the pool afresh, as SQLAlchemy does when a statement of its own finds one.
-            connection.invalidate(error)
-            engine.dispose(close=False)
-        raise classify_database_error(error) from error
-    finally:
-        connection.close()  # back to the pool
-    if row is None:
-        raise InsufficientCreditsError(f"key {key_id} holds fewer than {cost} credits")
-    return int(row[0])
-
-
-@functools.lru_cache(maxsize=16)
-def _debit_sql(dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
-    """The debit compiled once for the dialect: its SQL and the order of its positional parameters
-    (None where the driver takes them by name)."""
-    compiled = _DEBIT.compile(dialect=dialect)
-    return compiled.string, tuple(compiled.positiontup) if compiled.positiontup else None
 
 
 def _debit(connection: Connection, key_id: int, cost: int) -> int:

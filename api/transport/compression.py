@@ -7,7 +7,9 @@ answer would carry: `selected_etag` asks flask-compress's own choice of encoding
 
 from __future__ import annotations
 
-from flask import Flask, request
+import functools
+
+from flask import Flask, Response, request
 from flask_compress import Compress
 from flask_compress.flask_compress import _choose_algorithm
 from werkzeug.http import parse_accept_header
@@ -27,20 +29,40 @@ def init_compression(app: Flask) -> None:
         # The view has answered If-None-Match already, before the debit; a 304 made afterwards
         # would cost the client a credit.
         COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False,
+        COMPRESS_REGISTER=False,  # its step is registered below, asked only where it may compress
     )
     compress.init_app(app)
     app.before_request(normalise_accept_encoding)
+    app.after_request(compress_answer)
+
+
+def compress_answer(response: Response) -> Response:
+    """flask-compress's step for a request that takes gzip. For any other it would only add
+    `Accept-Encoding` to `Vary` (every answer may be compressed for another client), which is done
+    here without the rest of its checks."""
+    if request.environ.get("HTTP_ACCEPT_ENCODING", "identity") != "identity":  # normalised above
+        return compress.after_request(response)
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers.add("Vary", "Accept-Encoding")
+    elif "accept-encoding" not in vary.lower():
+        response.headers["Vary"] = f"{vary}, Accept-Encoding"
+    return response
 
 
 def normalise_accept_encoding() -> None:
     """Reduce the request's Accept-Encoding to the one choice it makes among ours, read as RFC 9110
     12.5.3 says (werkzeug's parser): flask-compress 1.x takes `gzip;q=0`, "not acceptable", for a
     request of gzip. Both flask-compress and `selected_etag` then read the same, right choice."""
-    header = request.headers.get("Accept-Encoding")
-    if header is None:
-        return
-    chosen = parse_accept_header(header).best_match(ENCODINGS)
-    request.environ["HTTP_ACCEPT_ENCODING"] = chosen or "identity"
+    header = request.environ.get("HTTP_ACCEPT_ENCODING")
+    if header is not None:
+        request.environ["HTTP_ACCEPT_ENCODING"] = _chosen_encoding(header)
+
+
+@functools.lru_cache(maxsize=64)
+def _chosen_encoding(header: str) -> str:
+    # Clients send the same few headers again and again: each is parsed once.
+    return parse_accept_header(header).best_match(ENCODINGS) or "identity"
 
 
 def selected_etag(etag: str, size: int, mimetype: str) -> str:
@@ -48,5 +70,10 @@ def selected_etag(etag: str, size: int, mimetype: str) -> str:
     decide for a 200 of `size` bytes of `mimetype`."""
     if mimetype not in COMPRESSED_TYPES or size < MIN_COMPRESSED_BYTES:
         return etag
-    encoding = _choose_algorithm(ENCODINGS, request.headers.get("Accept-Encoding", ""))
+    encoding = _compressed_with(request.environ.get("HTTP_ACCEPT_ENCODING", ""))
     return f"{etag}:{encoding}" if encoding else etag
+
+
+@functools.lru_cache(maxsize=64)
+def _compressed_with(header: str) -> str | None:
+    return _choose_algorithm(ENCODINGS, header)

@@ -14,7 +14,7 @@ def compute_etag(body: str, version: str) -> str:
 
 def matches(etag: str) -> bool:
     # RFC 9110 13.1.2: If-None-Match uses the weak comparison function.
-    return request.if_none_match.contains_weak(etag)
+    return "HTTP_IF_NONE_MATCH" in request.environ and request.if_none_match.contains_weak(etag)
 
 
 def not_modified(etag: str) -> Response:

@@ -5,6 +5,7 @@ go into headers, as they do for JSON pages (api/transport/pagelinks.py)."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from dataclasses import replace
@@ -12,9 +13,11 @@ from decimal import Decimal
 from typing import Any
 
 from flask import request
+from werkzeug.datastructures import MIMEAccept
+from werkzeug.http import parse_accept_header
 
 from api.description.schemas import SCHEMAS
-from api.params import enum_param
+from api.params import enum_param, may_name
 
 CSV_MEDIA_TYPE = "text/csv"
 # Not a filter: a cursor from a JSON page carries on in CSV and back.
@@ -31,10 +34,17 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def wants_csv() -> str | None:
     """`csv`, `csv-raw` or None (JSON): an explicit `format` wins; otherwise `Accept`, JSON when it
     is absent or indifferent."""
-    chosen = request.args.get("format")
-    if chosen is not None:
-        return chosen if chosen != "json" else None
-    if request.accept_mimetypes.best_match(["application/json", CSV_MEDIA_TYPE]) == CSV_MEDIA_TYPE:
+    if may_name(request.environ.get("QUERY_STRING", ""), "format"):
+        chosen = request.args.get("format")
+        if chosen is not None:
+            return chosen if chosen != "json" else None
+    return _csv_by_accept(request.headers.get("Accept", ""))
+
+
+@functools.lru_cache(maxsize=64)
+def _csv_by_accept(accept: str) -> str | None:
+    # Clients send the same few Accept headers again and again: each is parsed once.
+    if parse_accept_header(accept, MIMEAccept).best_match(["application/json", CSV_MEDIA_TYPE]) == CSV_MEDIA_TYPE:
         return "csv"
     return None
 

@@ -12,8 +12,9 @@ PRIVATE = ("Cache-Control", "private")
 
 def add_security_headers(response: Response) -> Response:
     headers = response.headers
-    if NO_SNIFF[0] not in headers:
-        headers.add(*NO_SNIFF)
+    # Added, not set: no answer carries nosniff before this point.
     if "api_key" in g and PRIVATE[0] not in headers:
-        headers.add(*PRIVATE)
+        headers.extend((NO_SNIFF, PRIVATE))
+    else:
+        headers.add(*NO_SNIFF)
     return response

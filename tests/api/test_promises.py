@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from store.db import session_scope
-from store.keys import find_key, revoke_key, take_credits
+from store.keys import find_key, revoke_key
 from tests.conftest import REDIS_URL, ROOT
 from tests.helpers import PROBLEM_BASE, Gunicorn
 
@@ -104,10 +104,10 @@ def test_credits_spent_elsewhere_stop_every_worker_at_once(loaded_app, make_key,
     """The workers remember a key's credits, but the debit is the store's: credits spent by another
     host (here: the store directly) leave no paid answer to give, at once."""
     key = make_key(credits=50, rate="1000000/minute")
-    engine = loaded_app.extensions["gosterge.engine"]
+    debits = loaded_app.extensions["gosterge.debits"]
     with Gunicorn(server_env(database_url, limiter_storage), workers=workers_for(limiter_storage, database_url)) as server:
         assert set(parallel(f"{server.url}{PAID}", key, 10)) == {200}
-        take_credits(engine, key_id(loaded_app, key), 40)
+        debits.take(key_id(loaded_app, key), 40)
         statuses = parallel(f"{server.url}{PAID}", key, 20)
     assert statuses.count(200) == 0 and statuses.count(402) == 20, statuses
 

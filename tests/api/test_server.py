@@ -3,6 +3,7 @@ headers, too many workers for in-memory limits, requests gunicorn itself refuses
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -113,8 +114,6 @@ def raw_request(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
     (b"NOT A REQUEST\r\n\r\n", 400, "invalid_parameters"),
 ])
 def test_requests_gunicorn_refuses_get_problem_documents(database_url, limiter_storage, request_bytes, status, slug):
-    import json
-
     with Gunicorn(server_env(database_url, limiter_storage)) as server:
         got, fields, body = raw_request(server.port, request_bytes)
         assert requests.get(server.url + "/v1/openapi.json", timeout=5).status_code == 200
@@ -189,3 +188,28 @@ def test_the_control_socket_is_off(database_url, limiter_storage, tmp_path):
     env = {**server_env(database_url, limiter_storage), "HOME": str(home), "XDG_RUNTIME_DIR": str(home)}
     with Gunicorn(env):
         assert not (home / "gunicorn.ctl").exists() and not (home / ".gunicorn").exists()
+
+
+def test_every_request_has_its_access_line_under_gunicorn(make_key, database_url, limiter_storage, tmp_path):
+    """Under gunicorn the access line goes to standard error's queue without a log record: each request
+    still has its one JSON line, with its request id, key id and status, the key sent as `apikey`
+    redacted, and lines written while requests go on (the queue's own thread)."""
+    key = make_key()
+    log = tmp_path / "server.log"
+    with Gunicorn(server_env(database_url, limiter_storage), log=log) as server:
+        answers = [requests.get(f"{server.url}/v1/public-procurement/supply-flows?limit=2&apikey={key}", timeout=10)
+                   for _ in range(3)]
+        refused = requests.get(f"{server.url}/v1/public-procurement/supply-flows", timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and log.read_text().count('"path": "/v1/public-procurement/supply-flows"') < 4:
+            time.sleep(0.1)
+    lines = [json.loads(line) for line in log.read_text().splitlines()
+             if line.startswith("{") and '"/v1/public-procurement/supply-flows"' in line]
+    by_id = {line["request_id"]: line for line in lines}
+    assert len(lines) == 4 and len(by_id) == 4, lines
+    for answer in answers:
+        line = by_id[answer.headers["X-Request-Id"]]
+        assert answer.status_code == 200 and line["status"] == 200 and line["key_id"] is not None
+        assert line["query"] == "limit=2&apikey=REDACTED" and line["method"] == "GET"
+    assert by_id[refused.headers["X-Request-Id"]]["status"] == 401
+    assert key[3:] not in log.read_text()

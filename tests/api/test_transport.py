@@ -7,8 +7,11 @@ import gzip
 import io
 import json
 import re
+from urllib.parse import urlencode
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import assert_problem, error_parameters
 
@@ -143,3 +146,51 @@ def test_unpaged_lists_take_no_format(loaded_app, auth):
     body = assert_problem(loaded_app.test_client().get("/v1/public-procurement/sectors?format=csv", headers=auth),
                           400, "invalid_parameters")
     assert error_parameters(body) == ["format"]
+
+
+# Query strings as clients write them: repeated and empty names, percent escapes (valid, invalid, not
+# UTF-8), `+`, the key and the cursor among them.
+QUERY_PARTS = st.sampled_from(["a", "b", "=", "&", "%2F", "+", "ç", "%C3%A7", "%ZZ", "%FF", ";", "x0",
+                               "cursor=", "apikey=", "format", "form%61t=", "&&"])
+QUERIES = st.lists(QUERY_PARTS, max_size=10).map("".join).map(lambda q: q.encode().decode("latin-1"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(query=QUERIES, host=st.sampled_from(["localhost", "api.test:9000", "[::1]:8000"]))
+def test_the_next_url_keeps_every_parameter_as_read_but_the_cursor_and_the_key(query, host):
+    """The next page's URL is made once per question and host, not per answer: it must be the URL the
+    request's own parameters give, in werkzeug's reading of them."""
+    from flask import Flask, request
+
+    from api.transport.pagelinks import next_url
+
+    app = Flask(__name__)
+    app.config["PUBLIC_BASE_URL"] = ""
+    with app.test_request_context("/v1/x", environ_overrides={"QUERY_STRING": query, "HTTP_HOST": host}):
+        kept = [(k, v) for k, v in request.args.items(multi=True) if k not in ("cursor", "apikey")]
+        expected = f"{request.url_root.rstrip('/')}/v1/x?{urlencode([*kept, ('cursor', 'c1')])}"
+        assert next_url("c1") == expected
+
+
+@settings(max_examples=300)
+@given(query=QUERIES, name=st.sampled_from(["format", "apikey", "cursor"]))
+def test_a_query_is_read_for_a_name_whenever_parsing_it_could_find_it(query, name):
+    from urllib.parse import parse_qsl
+
+    from api.params import may_name
+
+    if not may_name(query, name):
+        assert name not in dict(parse_qsl(query.encode("latin-1").decode(), keep_blank_values=True))
+
+
+def test_answers_without_gzip_still_vary_on_accept_encoding(loaded_app, auth):
+    """A shared cache must not hand a plain answer to a client that takes gzip, nor the reverse."""
+    client = loaded_app.test_client()
+    plain = client.get(PAGE, headers=auth)
+    identity = client.get(PAGE, headers={**auth, "Accept-Encoding": "identity"})
+    zipped = client.get(PAGE, headers={**auth, **GZIP})
+    for response in (plain, identity, zipped):
+        assert response.status_code == 200
+        assert [v.strip() for v in response.headers["Vary"].split(",")] == ["Accept", "Accept-Encoding"]
+    assert "Content-Encoding" not in plain.headers and "Content-Encoding" not in identity.headers
+    assert zipped.headers["Content-Encoding"] == "gzip"
