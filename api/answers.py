@@ -32,11 +32,16 @@ class AnswerCache:
         self.max_bytes = max_bytes
 
     def get(self, key: tuple[str, str, str]) -> Answer | None:
-        with self._lock:
-            answer = self._entries.get(key)
-            if answer is not None:
+        # Without the lock: the look-up and the move are each one step of the C OrderedDict, and an
+        # entry dropped by another thread in between only misses its move (a worker answers most
+        # requests from here; the lock is a gevent lock in a worker, a cost on every one).
+        answer = self._entries.get(key)
+        if answer is not None:
+            try:
                 self._entries.move_to_end(key)
-            return answer
+            except KeyError:
+                pass
+        return answer
 
     def put(self, key: tuple[str, str, str], answer: Answer) -> None:
         size = len(answer.body)

@@ -24,7 +24,7 @@ def now() -> datetime:
 def presented_key() -> str | None:
     """The key the request carries. A Bearer header and a different `apikey` at once is refused:
     guessing which one the caller meant could bill the wrong account."""
-    header = request.headers.get("Authorization", "")
+    header = request.environ.get("HTTP_AUTHORIZATION", "")  # not headers.get: it raises inside when absent
     bearer = None
     if header:
         scheme, _, value = header.partition(" ")

@@ -184,7 +184,7 @@ def start_request() -> None:
     # the work it leads to.
     ctx, req = g._get_current_object(), request._get_current_object()
     ctx.request_started = time.perf_counter()
-    incoming = req.headers.get("X-Request-Id", "")
+    incoming = req.environ.get("HTTP_X_REQUEST_ID", "")  # not headers.get: it raises inside when absent
     acceptable = incoming and REQUEST_ID.fullmatch(incoming) and redact_text(incoming) == incoming
     ctx.request_id = incoming if acceptable else REQUEST_IDS.new()
     limit = current_app.config["MAX_QUERY_STRING_BYTES"]

@@ -14,6 +14,8 @@ from flask_compress import Compress
 from flask_compress.flask_compress import _choose_algorithm
 from werkzeug.http import parse_accept_header
 
+from api.transport.headers import header_value
+
 ENCODINGS = ("gzip",)  # what the issue asks for; every HTTP client speaks it
 COMPRESSED_TYPES = ["application/json", "application/geo+json", "application/problem+json", "text/csv",
                     "text/html"]
@@ -42,7 +44,7 @@ def compress_answer(response: Response) -> Response:
     here without the rest of its checks."""
     if request.environ.get("HTTP_ACCEPT_ENCODING", "identity") != "identity":  # normalised above
         return compress.after_request(response)
-    vary = response.headers.get("Vary")
+    vary = header_value(response.headers, "Vary")
     if not vary:
         response.headers.add("Vary", "Accept-Encoding")
     elif "accept-encoding" not in vary.lower():

@@ -38,7 +38,7 @@ def wants_csv() -> str | None:
         chosen = request.args.get("format")
         if chosen is not None:
             return chosen if chosen != "json" else None
-    return _csv_by_accept(request.headers.get("Accept", ""))
+    return _csv_by_accept(request.environ.get("HTTP_ACCEPT", ""))
 
 
 @functools.lru_cache(maxsize=64)
