@@ -23,7 +23,7 @@ from api.transport.headers import add_security_headers
 from api.transport.totals import TotalCache
 from api.transport.urls import untrusted_mail_links
 from store.db import create_store_engine, make_session_factory
-from store.debits import Debits
+from store.debits import open_debits
 
 
 def configure_logging(level: str) -> None:
@@ -98,7 +98,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["gosterge.engine"] = engine
     app.extensions["gosterge.sessions"] = make_session_factory(engine)
-    app.extensions["gosterge.debits"] = Debits(engine)
+    app.extensions["gosterge.debits"] = open_debits(
+        app.config["DATABASE_URL"], engine, statement_timeout_ms=app.config["STATEMENT_TIMEOUT_MS"],
+        pool_size=app.config["DB_POOL_SIZE"])
     app.extensions["gosterge.callers"] = CallerCache(engine, trust_seconds=app.config["KEY_CACHE_MS"] / 1000)
     app.extensions["gosterge.totals"] = TotalCache()
     if app.config["ANSWER_CACHE_BYTES"] > 0:

@@ -16,7 +16,7 @@ from api.keycache import callers
 
 @dataclass(frozen=True)
 class Answer:
-    body: str
+    body: bytes  # as sent: encoded once, not again for every answer
     etag: str
     page: tuple[int, str | None] | None = None  # a paged answer's total and next cursor
 

@@ -36,7 +36,7 @@ def guarded_view(operation: Operation, handler: Callable[..., Reply], *,
         values = parse_args(request.args.to_dict(flat=False), operation.params, checks=operation.checks)
         _check_credits(operation.cost)
         reply = handler(values, **path_values)
-        return Answer(reply.body, compute_etag(reply.body, reply.version),
+        return Answer(reply.body.encode(), compute_etag(reply.body, reply.version),
                       page_meta(reply.body) if operation.paged else None)
 
     def cache_key() -> tuple[str, str, str] | None:
@@ -101,7 +101,7 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     # A paid answer says the credits left after it, so a client sees the end coming before a 402.
     headers = {CREDITS_HEADER: str(key.credits)} if cost else {}
     body, media_type, etag = _representation(answer, media_type, columns, headers)
-    sent_etag = selected_etag(etag, len(body.encode("utf-8")), media_type)
+    sent_etag = selected_etag(etag, len(body), media_type)
     if matches(sent_etag):
         # A 304 is free of the rate limit only when the worker answered it from memory for a real
         # ETag; `*` matches anything, so it would otherwise give unlimited, uncounted queries.
@@ -131,7 +131,7 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
 
 
 def _representation(answer: Answer, media_type: str, columns: list[str] | None,
-                    headers: dict[str, str]) -> tuple[str, str, str]:
+                    headers: dict[str, str]) -> tuple[bytes, str, str]:
     """Body, media type and ETag of the representation asked for: a paged answer is JSON or CSV by
     `format` or `Accept`; CSV is another representation, so it has another strong validator."""
     if columns is None:
@@ -139,7 +139,7 @@ def _representation(answer: Answer, media_type: str, columns: list[str] | None,
     headers["Vary"] = "Accept"
     chosen = wants_csv()
     if chosen is not None:
-        return (render_csv(answer.body, columns, safe=chosen == "csv"), CSV_MEDIA_TYPE,
+        return (render_csv(answer.body.decode(), columns, safe=chosen == "csv").encode(), CSV_MEDIA_TYPE,
                 f"{answer.etag}-{chosen}")
     return answer.body, media_type, answer.etag
 

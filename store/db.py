@@ -65,8 +65,11 @@ def _wrap_driver_errors(engine: Engine) -> Engine:
     return engine
 
 
-def create_store_engine(url: str, *, statement_timeout_ms: int | None = None, pool_size: int = 5) -> Engine:
-    """Create an engine for `url` with the pragmas and limits the service relies on."""
+def create_store_engine(url: str, *, statement_timeout_ms: int | None = None, pool_size: int = 5,
+                        max_overflow: int | None = None) -> Engine:
+    """Create an engine for `url` with the pragmas and limits the service relies on. On PostgreSQL
+    `pool_size` connections are kept, and up to `max_overflow` (twice as many unless given) more are
+    opened while they are all in use and closed again when given back."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         _configure_sqlite(engine, statement_timeout_ms)
@@ -86,7 +89,7 @@ def create_store_engine(url: str, *, statement_timeout_ms: int | None = None, po
         # (PostgreSQL restarted) fails on first use, SQLAlchemy then drops every connection of the pool
         # opened before that moment, and reads are tried again once (api/keycache.py).
         pool_size=pool_size,
-        max_overflow=pool_size * 2,
+        max_overflow=pool_size * 2 if max_overflow is None else max_overflow,
         pool_timeout=5,
     ))
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.engine import Dialect, Engine
 
+from store.db import create_store_engine
 from store.errors import InsufficientCreditsError, classify_database_error
 from store.keys import _DEBIT
 
@@ -23,8 +24,9 @@ class Debits:
     time: SQLite lets one connection write at a time anyway, and its calls hold the worker until they
     return, so a pool's checkout and its reset on checkin (a third of the debit) would buy nothing."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, *, owns_engine: bool = False):
         self._engine = engine
+        self._owns_engine = owns_engine
         self._sql, names = _debit_sql(engine.dialect)
         # Where each positional parameter comes from: (key_id, cost)[i]; None where taken by name.
         self._order = tuple(("key_id", "cost").index(name) for name in names) if names else None
@@ -61,6 +63,13 @@ class Debits:
                 # Opened again for the next debit, whatever failed: a locked or lost file, a full disk.
                 self._close()
                 raise classify_database_error(error) from error
+
+    def close(self) -> None:
+        """Close what this object opened (its connection, or its engine's pool)."""
+        with self._lock:
+            self._close()
+        if self._owns_engine:
+            self._engine.dispose()
 
     def _close(self) -> None:
         connection, self._connection = self._connection, None
@@ -101,6 +110,21 @@ class Debits:
         finally:
             connection.close()  # back to the pool
         return row
+
+
+def open_debits(url: str, engine: Engine, *, statement_timeout_ms: int | None, pool_size: int) -> Debits:
+    """The debits of the store at `url`, whose other work goes through `engine`.
+
+    On PostgreSQL they have a pool of their own, of `pool_size` connections and no overflow. Each
+    debit waits for its commit to reach the disk, so under load more debits are in flight at once
+    than a shared pool keeps: every one past it opened a connection (a new server process) and
+    closed it again on its way back, and that churn cost more than the answers. Waiting for one of
+    the pool's connections instead costs nothing while other requests go on, and a debit never
+    holds a second connection, so the wait always ends. On SQLite the engine's own file is used."""
+    if engine.dialect.name == "sqlite":
+        return Debits(engine)
+    own = create_store_engine(url, statement_timeout_ms=statement_timeout_ms, pool_size=pool_size, max_overflow=0)
+    return Debits(own, owns_engine=True)
 
 
 @functools.lru_cache(maxsize=16)

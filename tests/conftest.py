@@ -162,6 +162,7 @@ def make_app(database_url: str, limiter_storage: str, tmp_path: Path):
 
     yield factory
     for app in apps:
+        app.extensions["gosterge.debits"].close()
         app.extensions["gosterge.engine"].dispose()
 
 

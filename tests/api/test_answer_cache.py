@@ -92,11 +92,11 @@ def test_the_cache_holds_at_most_its_size_and_drops_the_least_recently_used():
 
     cache = AnswerCache(max_bytes=800)
     for i in range(10):
-        cache.put(("op", "v1", f"/q{i}"), Answer("x" * 100, f"e{i}"))
+        cache.put(("op", "v1", f"/q{i}"), Answer(b"x" * 100, f"e{i}"))
         cache.get(("op", "v1", "/q0"))  # kept in use
     assert len(cache) == 8
     assert cache.get(("op", "v1", "/q0")) is not None and cache.get(("op", "v1", "/q1")) is None
-    cache.put(("op", "v1", "/huge"), Answer("x" * 200, "h"))  # over an eighth of the size: not kept
+    cache.put(("op", "v1", "/huge"), Answer(b"x" * 200, "h"))  # over an eighth of the size: not kept
     assert cache.get(("op", "v1", "/huge")) is None
 
 
