@@ -9,8 +9,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import current_app, g, request
-
+from api.context import request_state, this_app, this_request
 from api.keycache import callers
 
 
@@ -62,15 +61,16 @@ class AnswerCache:
 
 
 def answers() -> AnswerCache | None:
-    return current_app.extensions.get("gosterge.answers")
+    return this_app().extensions.get("gosterge.answers")
 
 
 def request_target() -> str:
     """Path and query string without the key, so that every key shares one entry per question."""
-    query = request.environ.get("QUERY_STRING", "")
+    req = this_request()
+    query = req.environ.get("QUERY_STRING", "")
     if "apikey=" in query or "&&" in query or query.startswith("&") or query.endswith("&"):
         query = "&".join(part for part in query.split("&") if part and not part.startswith("apikey="))
-    return f"{request.path}?{query}"
+    return f"{req.path}?{query}"
 
 
 def compute_answer(cache_key: tuple[str, str, str] | None, compute: Callable[[], Answer]) -> Answer:
@@ -80,9 +80,9 @@ def compute_answer(cache_key: tuple[str, str, str] | None, compute: Callable[[],
     another version than its key says, however recently a release was switched."""
     if cache_key is None:
         return compute()
-    versions = callers()
-    current = versions.check_versions() == g.versions_generation
+    versions, generation = callers(), request_state().versions_generation
+    current = versions.check_versions() == generation
     answer = compute()
-    if current and versions.generation == g.versions_generation:
+    if current and versions.generation == generation:
         answers().put(cache_key, answer)
     return answer

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import current_app, g, request
+from flask import current_app
 
+from api.context import request_state, this_request
 from api.keycache import callers
 from api.params import may_name
 from api.problems import Forbidden, InvalidParameters, Unauthorized
@@ -24,14 +25,15 @@ def now() -> datetime:
 def presented_key() -> str | None:
     """The key the request carries. A Bearer header and a different `apikey` at once is refused:
     guessing which one the caller meant could bill the wrong account."""
-    header = request.environ.get("HTTP_AUTHORIZATION", "")  # not headers.get: it raises inside when absent
+    req = this_request()
+    header = req.environ.get("HTTP_AUTHORIZATION", "")  # not headers.get: it raises inside when absent
     bearer = None
     if header:
         scheme, _, value = header.partition(" ")
         if scheme.lower() != "bearer" or not value.strip():
             raise Unauthorized("The Authorization header must be 'Bearer <API key>'.")
         bearer = value.strip()
-    query = request.args.getlist("apikey") if may_name(request.environ.get("QUERY_STRING", ""), "apikey") else []
+    query = req.args.getlist("apikey") if may_name(req.environ.get("QUERY_STRING", ""), "apikey") else []
     if len(query) > 1:
         raise InvalidParameters([{"parameter": "apikey", "message": "given more than once"}])
     from_query = query[0] if query else None
@@ -47,7 +49,7 @@ def authenticate() -> Caller:
         raise Unauthorized("Send an API key as 'Authorization: Bearer <key>' or as the apikey query parameter.")
     # From the worker's memory, read again past KEY_CACHE_MS; the generation of the data versions
     # tells whether an answer computed for this request may be remembered (api/answers.py).
-    ctx = g._get_current_object()  # bound once: each lookup through Flask's proxy costs
+    ctx = request_state()
     caller, ctx.versions_generation = callers().caller(key)
     if caller is None:
         raise Unauthorized("The API key is not known.", invalid_token=True)

@@ -7,6 +7,7 @@ import logging
 from flask import current_app, g, request
 from sqlalchemy.orm import Session
 
+from api.context import request_state
 from store.db import WRITES
 from store.errors import StoreError
 
@@ -23,7 +24,7 @@ def db_session() -> Session:
 
 
 def close_session(_exc: BaseException | None = None) -> None:
-    session = g.pop("db_session", None)
+    session = request_state().pop("db_session", None)
     if session is None:
         return
     try:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, current_app, g, request
+from flask import Response, current_app, request
 from werkzeug.http import quote_etag
 
 from api.answers import Answer, answers, compute_answer, request_target
 from api.auth import authenticate, require_api
+from api.context import extension, request_state, this_request
 from api.db import close_session, db_session
 from api.keycache import callers
 from api.limits import count_unkeyed_request, keyed_limit, refund_hit
@@ -44,7 +45,7 @@ def guarded_view(operation: Operation, handler: Callable[..., Reply], *,
             return None
         # The version was read with the key, in the same snapshot as (or before) anything the handler
         # reads, so an entry never holds data older than its version says.
-        return operation.operation_id, data_version(g.api_key), request_target()
+        return operation.operation_id, data_version(request_state().api_key), request_target()
 
     @keyed_limit
     def limited(**path_values: Any) -> Response:
@@ -80,9 +81,10 @@ def _change(operation: Operation, handler: Callable[..., Reply], path_values: di
 
 
 def _check_credits(cost: int) -> None:
-    if cost and g.api_key.credits < cost:
+    key = request_state().api_key
+    if cost and key.credits < cost:
         # The worker may remember fewer credits than the key holds (a top-up elsewhere): ask the store.
-        credits = get_credits(db_session(), g.api_key.id)
+        credits = get_credits(db_session(), key.id)
         if credits < cost:
             raise _payment_required(cost, credits)
 
@@ -97,7 +99,8 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         answer = compute_answer(cache_key, lambda: read(path_values))
     else:
         _check_credits(cost)  # a remembered answer had valid parameters: 402 is the next check
-    key, method = g.api_key, request.method  # bound once: each lookup through Flask's proxies costs
+    req = this_request()
+    key, method = request_state().api_key, req.method
     # A paid answer says the credits left after it, so a client sees the end coming before a 402.
     headers = {CREDITS_HEADER: str(key.credits)} if cost else {}
     body, media_type, etag = _representation(answer, media_type, columns, headers)
@@ -105,7 +108,7 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     if matches(sent_etag):
         # A 304 is free of the rate limit only when the worker answered it from memory for a real
         # ETag; `*` matches anything, so it would otherwise give unlimited, uncounted queries.
-        if remembered and not request.if_none_match.star_tag:
+        if remembered and not req.if_none_match.star_tag:
             refund_hit()
         response = not_modified(sent_etag)
         response.headers.update(headers)
@@ -115,7 +118,7 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         # first: two connections per request would exhaust the pool under load.
         close_session()
         try:
-            left = current_app.extensions["gosterge.debits"].take(key.id, cost)
+            left = extension("gosterge.debits").take(key.id, cost)
         except InsufficientCreditsError:
             # Another request spent the last credits between the check above and this debit.
             raise _payment_required(cost, get_credits(db_session(), key.id)) from None

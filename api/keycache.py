@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from flask import current_app
 from sqlalchemy.engine import Connection, Engine
 
+from api.context import extension
 from store.db import single_statements
 from store.errors import StoreUnavailableError
 from store.keys import Caller, KeyState, Versions, hash_key, read_key, read_versions
@@ -122,4 +122,4 @@ class CallerCache:
 
 
 def callers() -> CallerCache:
-    return current_app.extensions["gosterge.callers"]
+    return extension("gosterge.callers")

@@ -16,6 +16,7 @@ from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse
 
+from api.context import extension, request_state
 from api.problems import RateLimited
 
 SHARED_SCOPE = "keyed-api"
@@ -142,7 +143,7 @@ def count_hit(who: str, scope: str, rate: str) -> Window:
     comparison are one atomic step of the storage, so parallel requests never pass a full limit."""
     amount, seconds = parse_rate(rate)
     bucket = f"LIMITER/{who}/{scope}/{amount}/{seconds}"
-    count, end = current_app.extensions["gosterge.windows"].hit(bucket, seconds)
+    count, end = extension("gosterge.windows").hit(bucket, seconds)
     return Window(bucket, amount, seconds, count, end)
 
 
@@ -151,7 +152,7 @@ def keyed_limit(view: Callable[..., Response]) -> Callable[..., Response]:
 
     @functools.wraps(view)
     def limited(*args: Any, **kwargs: Any) -> Response:
-        ctx = g._get_current_object()  # bound once: each lookup through Flask's proxy costs
+        ctx = request_state()
         key = ctx.api_key
         window = ctx.keyed_window = count_hit(f"key:{key.id}", SHARED_SCOPE, key.rate)
         if window.count > window.amount:
@@ -179,9 +180,11 @@ def seconds_to_reset(reset_at: int, window: int) -> int:
     """Whole seconds until the window resets, the one figure behind both `Retry-After` and the
     `RateLimit` field's `t`, capped by the window; computed once per request, so the two headers never
     straddle a second and disagree."""
-    if "seconds_to_reset" not in g:
-        g.seconds_to_reset = min(window, max(0, math.ceil(reset_at - time.time())))
-    return g.seconds_to_reset
+    ctx = request_state()
+    seconds = ctx.get("seconds_to_reset")
+    if seconds is None:
+        seconds = ctx.seconds_to_reset = min(window, max(0, math.ceil(reset_at - time.time())))
+    return seconds
 
 
 @functools.lru_cache(maxsize=256)
@@ -191,7 +194,7 @@ def _policy(amount: int, seconds: int) -> tuple[str, str]:
 
 def add_limit_headers(response: Response) -> Response:
     """X-RateLimit-* and the IETF draft's RateLimit-Policy / RateLimit on every keyed answer."""
-    ctx = g._get_current_object()
+    ctx = request_state()
     window = ctx.get("keyed_window")
     if window is None or ctx.get("api_key") is None:
         return response

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask_compress import Compress
 from flask_compress.flask_compress import _choose_algorithm
 from werkzeug.http import parse_accept_header
 
+from api.context import environ
 from api.transport.headers import header_value
 
 ENCODINGS = ("gzip",)  # what the issue asks for; every HTTP client speaks it
@@ -42,7 +43,7 @@ def compress_answer(response: Response) -> Response:
     """flask-compress's step for a request that takes gzip. For any other it would only add
     `Accept-Encoding` to `Vary` (every answer may be compressed for another client), which is done
     here without the rest of its checks."""
-    if request.environ.get("HTTP_ACCEPT_ENCODING", "identity") != "identity":  # normalised above
+    if environ().get("HTTP_ACCEPT_ENCODING", "identity") != "identity":  # normalised above
         return compress.after_request(response)
     vary = header_value(response.headers, "Vary")
     if not vary:
@@ -56,9 +57,10 @@ def normalise_accept_encoding() -> None:
     """Reduce the request's Accept-Encoding to the one choice it makes among ours, read as RFC 9110
     12.5.3 says (werkzeug's parser): flask-compress 1.x takes `gzip;q=0`, "not acceptable", for a
     request of gzip. Both flask-compress and `selected_etag` then read the same, right choice."""
-    header = request.environ.get("HTTP_ACCEPT_ENCODING")
+    values = environ()
+    header = values.get("HTTP_ACCEPT_ENCODING")
     if header is not None:
-        request.environ["HTTP_ACCEPT_ENCODING"] = _chosen_encoding(header)
+        values["HTTP_ACCEPT_ENCODING"] = _chosen_encoding(header)
 
 
 @functools.lru_cache(maxsize=64)
@@ -72,7 +74,7 @@ def selected_etag(etag: str, size: int, mimetype: str) -> str:
     decide for a 200 of `size` bytes of `mimetype`."""
     if mimetype not in COMPRESSED_TYPES or size < MIN_COMPRESSED_BYTES:
         return etag
-    encoding = _compressed_with(request.environ.get("HTTP_ACCEPT_ENCODING", ""))
+    encoding = _compressed_with(environ().get("HTTP_ACCEPT_ENCODING", ""))
     return f"{etag}:{encoding}" if encoding else etag
 
 

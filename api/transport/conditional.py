@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Response, request
+from flask import Response
+
+from api.context import this_request
 
 
 def compute_etag(body: str, version: str) -> str:
@@ -14,7 +16,8 @@ def compute_etag(body: str, version: str) -> str:
 
 def matches(etag: str) -> bool:
     # RFC 9110 13.1.2: If-None-Match uses the weak comparison function.
-    return "HTTP_IF_NONE_MATCH" in request.environ and request.if_none_match.contains_weak(etag)
+    req = this_request()
+    return "HTTP_IF_NONE_MATCH" in req.environ and req.if_none_match.contains_weak(etag)
 
 
 def not_modified(etag: str) -> Response:

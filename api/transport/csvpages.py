@@ -12,10 +12,10 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from flask import request
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
 
+from api.context import this_request
 from api.description.schemas import SCHEMAS
 from api.params import enum_param, may_name
 
@@ -34,11 +34,12 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def wants_csv() -> str | None:
     """`csv`, `csv-raw` or None (JSON): an explicit `format` wins; otherwise `Accept`, JSON when it
     is absent or indifferent."""
-    if may_name(request.environ.get("QUERY_STRING", ""), "format"):
-        chosen = request.args.get("format")
+    req = this_request()
+    if may_name(req.environ.get("QUERY_STRING", ""), "format"):
+        chosen = req.args.get("format")
         if chosen is not None:
             return chosen if chosen != "json" else None
-    return _csv_by_accept(request.environ.get("HTTP_ACCEPT", ""))
+    return _csv_by_accept(req.environ.get("HTTP_ACCEPT", ""))
 
 
 @functools.lru_cache(maxsize=64)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Response, g
+from flask import Response
 from werkzeug.datastructures import Headers
+
+from api.context import request_state
 
 NO_SNIFF = ("X-Content-Type-Options", "nosniff")
 # An answer to a keyed request is the key holder's: a shared cache must not keep it. Answers that
@@ -14,7 +16,7 @@ PRIVATE = ("Cache-Control", "private")
 def add_security_headers(response: Response) -> Response:
     headers = response.headers
     # Added, not set: no answer carries nosniff before this point.
-    if "api_key" in g and header_value(headers, PRIVATE[0]) is None:
+    if "api_key" in request_state() and header_value(headers, PRIVATE[0]) is None:
         headers.extend((NO_SNIFF, PRIVATE))
     else:
         headers.add(*NO_SNIFF)
