@@ -19,7 +19,7 @@ from api.keycache import CallerCache
 from api.limits import add_limit_headers, init_limits
 from api.logs import QueuedStderrHandler, log_request, redact_handlers, start_request
 from api.transport.compression import init_compression
-from api.transport.headers import add_security_headers
+from api.transport.headers import ApiResponse, add_security_headers
 from api.transport.totals import TotalCache
 from api.transport.urls import untrusted_mail_links
 from store.db import create_store_engine, make_session_factory
@@ -79,6 +79,7 @@ class ApiFlask(Flask):
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = ApiFlask(__name__)
+    app.response_class = ApiResponse
     app.config.update(load_config(config))
     # Every body is small but the release upload's, which raises its own limit (api/routes/admin.py).
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES

@@ -21,6 +21,7 @@ from api.problems import PaymentRequired, Unauthorized
 from api.transport.compression import selected_etag
 from api.transport.conditional import compute_etag, matches, not_modified
 from api.transport.csvpages import CSV_MEDIA_TYPE, csv_columns, render_csv, wants_csv
+from api.transport.headers import ApiResponse
 from api.transport.pagelinks import page_headers, page_meta
 from store.errors import InsufficientCreditsError
 from store.keys import Caller, get_credits
@@ -77,7 +78,7 @@ def _change(operation: Operation, handler: Callable[..., Reply], path_values: di
     # api/db.py).
     db_session().commit()
     callers().forget()  # it may have changed a key or the release: this worker reads them again
-    return Response(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
+    return ApiResponse(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
 
 
 def _check_credits(cost: int) -> None:
@@ -130,7 +131,7 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
         headers.update(page_headers(*answer.page))
     # flask-compress adds `:gzip` to the ETag when it compresses (api/transport/compression.py).
     headers["ETag"] = quote_etag(etag)
-    return Response(body, mimetype=media_type, headers=headers)
+    return ApiResponse(body, mimetype=media_type, headers=headers)
 
 
 def _representation(answer: Answer, media_type: str, columns: list[str] | None,

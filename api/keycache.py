@@ -86,10 +86,11 @@ class CallerCache:
         digest = self._digests.get(key_id)
         entry = self._keys.get(digest) if digest is not None else None
         if entry is not None and entry.state.credits != credits:
-            state = entry.state
-            entry.state = KeyState(state.id, state.apis, state.rate, credits, state.is_admin, state.expires_at,
-                                   state.revoked)
-            entry.generation = -1  # its Caller is built again
+            # Every paid answer changes the credits: the Caller is made again here, once, and also
+            # stands for the key row (a Caller is a KeyState) when the versions move on.
+            c = entry.caller
+            entry.state = entry.caller = Caller(c.id, c.apis, c.rate, credits, c.is_admin, c.expires_at, c.revoked,
+                                                c.release_id, c.news_version)
 
     def forget(self) -> None:
         """Read every key and the versions again: this worker has just changed some."""

@@ -194,3 +194,29 @@ def test_answers_without_gzip_still_vary_on_accept_encoding(loaded_app, auth):
         assert [v.strip() for v in response.headers["Vary"].split(",")] == ["Accept", "Accept-Encoding"]
     assert "Content-Encoding" not in plain.headers and "Content-Encoding" not in identity.headers
     assert zipped.headers["Content-Encoding"] == "gzip"
+
+
+HEADER_SETS = st.lists(st.sampled_from([
+    ("X-Total-Count", "10"), ("ETag", '"abc"'), ("Location", "/v1/next"), ("Content-Location", "/v1/here?a=ü"),
+    ("Vary", "Accept"), ("Content-Length", "999"), ("Cache-Control", "private"),
+]), max_size=5, unique=True)
+
+
+@settings(max_examples=200)
+@given(status=st.sampled_from([100, 200, 201, 202, 204, 206, 301, 304, 400, 402, 404, 429, 500]),
+       headers=HEADER_SETS, body=st.one_of(st.none(), st.binary(max_size=20)), streamed=st.booleans())
+def test_answers_send_the_headers_werkzeug_would(status, headers, body, streamed):
+    """ApiResponse sends its headers without werkzeug's copy only where the copy would change nothing."""
+    from flask import Response
+    from werkzeug.test import EnvironBuilder
+
+    from api.transport.headers import ApiResponse
+
+    environ = EnvironBuilder(path="/v1/x", base_url="http://api.example/").get_environ()
+
+    def sent(response_class):
+        content = iter([body or b""]) if streamed else body
+        response = response_class(content, status=status, headers=headers)
+        return response.get_wsgi_response(environ)[2]
+
+    assert sent(ApiResponse) == sent(Response)
