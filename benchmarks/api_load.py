@@ -111,6 +111,32 @@ def cpu_seconds(server: subprocess.Popen) -> float:
     return total
 
 
+def machine_cpu_seconds() -> float:
+    """CPU time the whole machine has used so far (every process, kernel included; idle and I/O wait not)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+SERVICES = ("postgres", "redis-server")
+
+
+def services_cpu_seconds() -> float:
+    """CPU time the PostgreSQL and Redis processes running now have used so far."""
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # ended meanwhile
+            continue
+        name, _, rest = stat.partition("(")[2].rpartition(")")
+        if name.startswith(SERVICES):
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -203,11 +229,16 @@ def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, conne
         for conns in connections:
             for name, path in QUERIES.items():
                 for server in (live if round_ % 2 == 0 else live[::-1]):
-                    used = cpu_seconds(server.process)
+                    used, machine, services = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
                     result = wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None,
                                  seconds, conns)
-                    # The workers' CPU per answer: what the machine's load does not change much.
-                    result["cpu_ms"] = 1000 * (cpu_seconds(server.process) - used) / max(1.0, result["rps"] * seconds)
+                    answers = max(1.0, result["rps"] * seconds)
+                    # The workers' CPU per answer: what the machine's load does not change much. Beside it
+                    # the whole machine's (wrk, PostgreSQL and Redis included) and the services' alone:
+                    # with every party on the same cores, they bound what more workers can add.
+                    result["cpu_ms"] = 1000 * (cpu_seconds(server.process) - used) / answers
+                    result["machine_ms"] = 1000 * (machine_cpu_seconds() - machine) / answers
+                    result["services_ms"] = 1000 * (services_cpu_seconds() - services) / answers
                     result["load"] = os.getloadavg()[0]
                     del result["output"]
                     server.runs.setdefault((conns, name), []).append(result)
@@ -238,8 +269,11 @@ def report(store: str, servers: list[Server], connections: list[int]) -> None:
                       f"| {statistics.median(r['cpu_ms'] for r in b):.3f}, {statistics.median(r['cpu_ms'] for r in a):.3f} |")
     one, two = by.get(("api", 1)), by.get(("api", 2))
     if one and two and one.runs and two.runs:
-        print("\n| conn. | query | API 2 workers / 1 worker, each round | bare 2 / 1, each round |")
-        print("|---|---|---|---|")
+        # The most two workers could serve if the machine's cores were all they had, each answer still
+        # costing the machine what it did in the two-worker run, against what one worker served.
+        print("\n| conn. | query | API 2 workers / 1 worker, each round | bare 2 / 1, each round "
+              "| machine CPU ms per answer, 2 workers (of it PostgreSQL + Redis) | ceiling of API 2 / 1 on these cores |")
+        print("|---|---|---|---|---|---|")
         bare1, bare2 = by[("bare", 1)], by[("bare", 2)]
         for conns in connections:
             for name in QUERIES:
@@ -247,7 +281,12 @@ def report(store: str, servers: list[Server], connections: list[int]) -> None:
                                       for x, y in zip(two.runs[(conns, name)], one.runs[(conns, name)], strict=True))
                 bare_ratios = " ".join(f"{x['rps'] / y['rps']:.2f}"
                                        for x, y in zip(bare2.runs[(conns, name)], bare1.runs[(conns, name)], strict=True))
-                print(f"| {conns} | {name} | {api_ratios} | {bare_ratios} |")
+                runs2, runs1 = two.runs[(conns, name)], one.runs[(conns, name)]
+                machine = statistics.median(r["machine_ms"] for r in runs2)
+                services = statistics.median(r["services_ms"] for r in runs2)
+                ceiling = (os.cpu_count() or 1) * 1000 / machine / statistics.median(r["rps"] for r in runs1)
+                print(f"| {conns} | {name} | {api_ratios} | {bare_ratios} | {machine:.2f} ({services:.2f}) "
+                      f"| {ceiling:.2f} |")
 
 
 def run_store(store: str, args: argparse.Namespace) -> None:
