@@ -23,11 +23,6 @@ def this_request() -> Request:
     return request._get_current_object()  # type: ignore[attr-defined]
 
 
-def environ() -> dict[str, Any]:
-    """The WSGI environment of the request (headers as HTTP_*, the raw query string)."""
-    return request._get_current_object().environ  # type: ignore[attr-defined]
-
-
 def request_state() -> _AppCtxGlobals:
     """`g`: what the request's steps leave for the next ones (key, window, session, id)."""
     return g._get_current_object()  # type: ignore[attr-defined]

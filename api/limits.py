@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse
 
@@ -169,11 +169,12 @@ def refund_hit() -> None:
     """Give this request's hit back. decisions.md: polling with If-None-Match is free, so a 304
     answered from the worker's memory is not counted (api/guard.py); one that read the store, or
     answered `If-None-Match: *`, is."""
-    window = g.get("keyed_window")
+    ctx = request_state()
+    window = ctx.get("keyed_window")
     if window is None:
         return
-    current_app.extensions["gosterge.windows"].hit(window.bucket, window.seconds, cost=-1)
-    g.keyed_window = replace(window, count=window.count - 1)
+    extension("gosterge.windows").hit(window.bucket, window.seconds, cost=-1)
+    ctx.keyed_window = replace(window, count=window.count - 1)
 
 
 def seconds_to_reset(reset_at: int, window: int) -> int:

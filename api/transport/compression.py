@@ -14,7 +14,7 @@ from flask_compress import Compress
 from flask_compress.flask_compress import _choose_algorithm
 from werkzeug.http import parse_accept_header
 
-from api.context import environ
+from api.context import this_request
 from api.transport.headers import header_value
 
 ENCODINGS = ("gzip",)  # what the issue asks for; every HTTP client speaks it
@@ -43,7 +43,7 @@ def compress_answer(response: Response) -> Response:
     """flask-compress's step for a request that takes gzip. For any other it would only add
     `Accept-Encoding` to `Vary` (every answer may be compressed for another client), which is done
     here without the rest of its checks."""
-    if environ().get("HTTP_ACCEPT_ENCODING", "identity") != "identity":  # normalised above
+    if this_request().environ.get("HTTP_ACCEPT_ENCODING", "identity") != "identity":  # normalised above
         return compress.after_request(response)
     vary = header_value(response.headers, "Vary")
     if not vary:
@@ -57,7 +57,7 @@ def normalise_accept_encoding() -> None:
     """Reduce the request's Accept-Encoding to the one choice it makes among ours, read as RFC 9110
     12.5.3 says (werkzeug's parser): flask-compress 1.x takes `gzip;q=0`, "not acceptable", for a
     request of gzip. Both flask-compress and `selected_etag` then read the same, right choice."""
-    values = environ()
+    values = this_request().environ
     header = values.get("HTTP_ACCEPT_ENCODING")
     if header is not None:
         values["HTTP_ACCEPT_ENCODING"] = _chosen_encoding(header)
@@ -74,7 +74,7 @@ def selected_etag(etag: str, size: int, mimetype: str) -> str:
     decide for a 200 of `size` bytes of `mimetype`."""
     if mimetype not in COMPRESSED_TYPES or size < MIN_COMPRESSED_BYTES:
         return etag
-    encoding = _compressed_with(environ().get("HTTP_ACCEPT_ENCODING", ""))
+    encoding = _compressed_with(this_request().environ.get("HTTP_ACCEPT_ENCODING", ""))
     return f"{etag}:{encoding}" if encoding else etag
 
 

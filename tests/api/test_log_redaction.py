@@ -12,7 +12,7 @@ from api.logs import CREDENTIAL, SECRET_PARAM, redact_keys, redact_text
 # ones case-insensitively: the Kelvin sign, the dotted capital I), joined with arbitrary text.
 PIECES = st.sampled_from([
     "gk_", "gk_AbCdEfGh12", "GK_abcdefgh12", "apikey=", "APIKEY=", "ApİKey=", "apikey", "token=", "TOKEN=",
-    "toKen=", "toKen=", "Authorization: Bearer ", "AUTHORIZATION=", "authorİzation: ", "authorization",
+    "toKen=", "to\u212aen=", "Authorization: Bearer ", "AUTHORIZATION=", "authorİzation: ", "authorization",
     "secret", "&", "=", " ", "'", '"', "\\", "\n",
 ])
 TEXTS = st.lists(st.one_of(PIECES, st.text(max_size=8)), max_size=12).map("".join)
