@@ -26,11 +26,24 @@ class MailError(Exception):
     """The message could not be handed to the mail server (or written to the outbox)."""
 
 
+def recipient(addr_spec: str) -> Address:
+    """The one address a message goes to, as the mail library will write it in `To`. An address that
+    email-validator accepts may still be one the header cannot carry (`=?utf-8?q?a?=b@…` reads as an
+    encoded word): ValueError, so that it is refused before anything is recorded or sent."""
+    try:
+        address = Address(addr_spec=addr_spec)
+    except (ValueError, IndexError) as error:
+        raise ValueError(f"cannot be written in a mail header ({error})") from None
+    if address.addr_spec != addr_spec:
+        raise ValueError("cannot be written in a mail header unchanged")
+    return address
+
+
 def approval_message(*, sender: str, to: str, apis: list[str], approve_url: str, refuse_url: str,
                      expires: str) -> EmailMessage:
     message = EmailMessage()
     # An Address object, not a string the header parser would read again (and could read as a list).
-    message["From"], message["To"] = sender, Address(addr_spec=to)
+    message["From"], message["To"] = sender, recipient(to)
     message["Subject"] = "Gösterge API key request / API anahtarı talebi"
     message.set_content(
         f"An automated client asked for a Gösterge API key for this address, for: {', '.join(apis)}.\n"

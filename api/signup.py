@@ -55,14 +55,15 @@ def ask_for_key(session: Session, config: Mapping[str, Any], *, email: str, apis
                          lifetime=timedelta(hours=config["SIGNUP_REQUEST_HOURS"]))
     row = new.row
     pending = Pending(row.id, new.poll_token, row.expires_at)
-    session.commit()
-    if reopens is not None:
-        log.info("sign-up %s: no mail, the address has had its %d for today", row.id, config["SIGNUP_PER_EMAIL_PER_DAY"])
-        return pending
+    # Built before the commit: a message that cannot be written leaves no request and no used allowance.
     decision = decision_url(row.id, new.decision_token)
     message = approval_message(sender=config["MAIL_FROM"], to=row.email, apis=apis,
                                approve_url=f"{decision}&action=approve", refuse_url=f"{decision}&action=refuse",
                                expires=format_utc(row.expires_at))
+    session.commit()
+    if reopens is not None:
+        log.info("sign-up %s: no mail, the address has had its %d for today", row.id, config["SIGNUP_PER_EMAIL_PER_DAY"])
+        return pending
     try:
         send(message, config["SMTP_URL"])
     except MailError as error:

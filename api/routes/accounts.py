@@ -15,6 +15,7 @@ from api.auth import authenticate, now
 from api.bodies import Field, api_names, parse_json
 from api.db import db_session
 from api.limits import limiter
+from api.mail import recipient
 from api.operations import Outcome, json_body
 from api.params import Param
 from api.problems import Gone, InvalidParameters, NotFound, NotReady, Unauthorized, UpstreamError
@@ -48,7 +49,12 @@ def _email(value: Any) -> str:
         checked = validate_email(value, check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError as exc:
         raise ValueError(f"must be an e-mail address such as owner@example.com ({exc})") from None
-    return checked.ascii_email or checked.normalized
+    address = checked.ascii_email or checked.normalized
+    try:
+        recipient(address)
+    except ValueError as exc:
+        raise ValueError(f"must be an e-mail address such as owner@example.com: this one {exc}") from None
+    return address
 
 
 FIELDS = [

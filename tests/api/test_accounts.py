@@ -401,3 +401,24 @@ def test_visitors_a_keyed_client_names_have_allowances_of_their_own(make_app, sm
     # Without a valid key the header is ignored: the client's own address decides.
     assert [ask("10.0.0.4", headers={}, n=i) for i in range(3)] == [202, 202, 429]
     assert ask("10.0.0.5", headers={"Authorization": "Bearer gk_unknownunknown"}) == 429
+
+
+@pytest.mark.parametrize("email", ["=?utf-8?q?evil?=@example.com", "=?a?b?c?=x@example.com",
+                                   "=?utf-8?q?a?=b@example.com"])
+def test_addresses_the_mail_header_cannot_carry_are_refused_before_anything_is_kept(make_app, smtp, email):
+    """email-validator accepts these (plain RFC 5322 characters), but the mail library reads them as
+    encoded words and will not put them in a `To` header: a 400 naming `email`, with no request
+    recorded and nothing taken from the address's daily allowance."""
+    from sqlalchemy import func, select
+
+    from store.db import session_scope
+    from store.models import AccountRequest, SignupAllowance
+
+    url, mailbox = smtp
+    client = make_app(TRUSTED_HOSTS=HOSTS, SMTP_URL=url).test_client()
+    problem = assert_problem(register(client, email=email), 400, "invalid_parameters")
+    assert [e["parameter"] for e in problem["errors"]] == ["email"]
+    assert mailbox.recipients == []
+    with session_scope(client.application.extensions["gosterge.sessions"]) as session:
+        assert session.scalar(select(func.count()).select_from(AccountRequest)) == 0
+        assert session.scalar(select(func.count()).select_from(SignupAllowance)) == 0
