@@ -105,10 +105,17 @@ def check_decision_token(session: Session, request_id: str, token: str, *, now: 
 
 def decide(session: Session, request_id: str, token: str, *, approve: bool, now: datetime) -> AccountRequest:
     """Approve or refuse once. The token is kept, so that the link opened again is recognised and
-    answered "already decided" (409) rather than "not found"; the status no longer allows a decision."""
+    answered "already decided" (409) rather than "not found"; the status no longer allows a decision.
+    One conditional UPDATE claims the decision, so of several at once exactly one wins (PostgreSQL
+    re-checks the status on the locked row) and the others get DecisionError."""
     row = check_decision_token(session, request_id, token, now=now)
-    row.status = "approved" if approve else "refused"
-    row.decided_at = now
+    status = "approved" if approve else "refused"
+    claimed = session.execute(update(AccountRequest).where(AccountRequest.id == row.id,
+                                                           AccountRequest.status == "pending")
+                              .values(status=status, decided_at=now).execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        raise DecisionError("the request was already decided")
+    session.refresh(row)
     return row
 
 

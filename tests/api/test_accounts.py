@@ -422,3 +422,43 @@ def test_addresses_the_mail_header_cannot_carry_are_refused_before_anything_is_k
     with session_scope(client.application.extensions["gosterge.sessions"]) as session:
         assert session.scalar(select(func.count()).select_from(AccountRequest)) == 0
         assert session.scalar(select(func.count()).select_from(SignupAllowance)) == 0
+
+
+def test_concurrent_decisions_have_one_winner(make_app, smtp):
+    """Ten presses of the buttons at once (approve and refuse mixed), three times: each time one
+    decision is taken (200) and the others are told it was already decided (409); only a winning
+    refusal gives the mail back, and the page shown agrees with what was stored."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    import requests
+    from sqlalchemy import select
+
+    from store.db import session_scope
+    from store.models import AccountRequest, SignupAllowance
+    from tests.helpers import LiveServer
+
+    url, mailbox = smtp
+    app = make_app(SMTP_URL=url, PUBLIC_BASE_URL="http://gosterge.test")
+    barrier = Barrier(10)
+
+    def press(path: str, token: str, action: str) -> tuple[str, int, str]:
+        barrier.wait()
+        answer = requests.post(f"{server.url}{path}", data={"token": token, "action": action}, timeout=30)
+        return action, answer.status_code, answer.text
+
+    with LiveServer(app) as server, ThreadPoolExecutor(10) as pool:
+        for trial in range(3):
+            email = f"owner{trial}@example.com"
+            register(app.test_client(), email=email)
+            link = links(mailbox)["refuse"]
+            path, token = link.split("?")[0], re.search(r"token=([^&]+)", link).group(1)
+            answers = list(pool.map(press, [path] * 10, [token] * 10, ["approve", "refuse"] * 5))
+            assert sorted(status for _, status, _ in answers) == [200] + [409] * 9, [(a, s) for a, s, _ in answers]
+            [(action, text)] = [(action, text) for action, status, text in answers if status == 200]
+            with session_scope(app.extensions["gosterge.sessions"]) as session:
+                status = session.scalar(select(AccountRequest.status).where(AccountRequest.email == email))
+                used = session.scalar(select(SignupAllowance.used).where(SignupAllowance.address == email))
+            assert status == ("approved" if action == "approve" else "refused")
+            assert ("Approved" in text) == (action == "approve")
+            assert used == (1 if action == "approve" else 0)
