@@ -46,6 +46,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "SIGNUP_RATE_PER_ADDRESS": ("10/hour", str),
     "SIGNUP_RATE_PER_KEY": ("300/hour", str),
     "SIGNUP_PER_EMAIL_PER_DAY": (3, int),
+    # Comma-separated ids of the keys (the dashboard's) that may name visitors with X-Gosterge-Visitor.
+    "SIGNUP_VISITOR_KEYS": ("", str),
 }
 
 
@@ -71,6 +73,10 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
                          "a revoked key must stop answering within one second on every worker")
     if config["TRUSTED_PROXIES"] < 0:
         raise ValueError(f"GOSTERGE_TRUSTED_PROXIES must be 0 or more, not {config['TRUSTED_PROXIES']}")
+    visitor_keys = [part.strip() for part in str(config["SIGNUP_VISITOR_KEYS"]).split(",") if part.strip()]
+    if not all(part.isdigit() for part in visitor_keys):
+        raise ValueError("GOSTERGE_SIGNUP_VISITOR_KEYS must be key ids separated by commas (gosterge keys list), "
+                         f"not {config['SIGNUP_VISITOR_KEYS']!r}")
     return config
 
 

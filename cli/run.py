@@ -82,8 +82,9 @@ def _wait_for(url: str, process: subprocess.Popen, seconds: float) -> bool:
     return False
 
 
-def load_demo_data() -> str:
-    """The synthetic demo release and the curated news sample, each loaded once; returns a new demo key."""
+def load_demo_data() -> tuple[int, str]:
+    """The synthetic demo release and the curated news sample, each loaded once; returns a new demo
+    key (its id and the clear key)."""
     from loaders.news.sample import load_sample
     from loaders.procurement.generate import generate_release
     from loaders.procurement.load import load_release
@@ -103,8 +104,14 @@ def load_demo_data() -> str:
         has_news = source_stats(session) != {}
     if not has_news:
         say(f"loaded the curated sample news feed ({load_sample(sessions)} articles)")
-    _, key = create_key_now(sessions, apis=list(APIS), credits=100_000, rate="600/minute", label="demo")
-    return key
+    return create_key_now(sessions, apis=list(APIS), credits=100_000, rate="600/minute", label="demo")
+
+
+def api_environment(api_url: str, dashboard_key_id: int) -> dict[str, str]:
+    """The API's environment in the demo: its public address, and the dashboard's key as the one
+    (beside any already configured) that may name the visitors it signs up."""
+    allowed = ",".join(filter(None, [os.environ.get("GOSTERGE_SIGNUP_VISITOR_KEYS", ""), str(dashboard_key_id)]))
+    return {**os.environ, "GOSTERGE_PUBLIC_BASE_URL": api_url, "GOSTERGE_SIGNUP_VISITOR_KEYS": allowed}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -116,13 +123,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 say(f"error: {line}")
             say(PORTS_HINT)
             return 1
-    key = load_demo_data()
+    key_id, key = load_demo_data()
     if args.load_only:
         say("demo key (shown once):")
         print(key)
         return 0
     api_url = f"http://127.0.0.1:{args.api_port}"
-    env = {**os.environ, "GOSTERGE_PUBLIC_BASE_URL": api_url}
+    env = api_environment(api_url, key_id)
     # One asynchronous worker unless WEB_CONCURRENCY asks for more (which needs Redis limits).
     api = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                             "--bind", f"127.0.0.1:{args.api_port}"], env=env)

@@ -47,12 +47,27 @@ def create_request(session: Session, *, email: str, apis: list[str], now: dateti
     return NewRequest(row, decision, poll)
 
 
+# Providers known to ignore dots before the @ (and the second name of the same mailboxes).
+DOTLESS_DOMAINS = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
+
+
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, as the daily allowance counts it: without regard to case,
+    without a `+tag` (which reaches the same mailbox at nearly every provider), and without dots
+    where the provider ignores them (DOTLESS_DOMAINS)."""
+    local, _, domain = address.lower().rpartition("@")
+    local = local.split("+", 1)[0] or local
+    if domain in DOTLESS_DOMAINS:
+        local, domain = local.replace(".", "") or local, DOTLESS_DOMAINS[domain]
+    return f"{local}@{domain}"
+
+
 def claim_allowance(session: Session, address: str, *, now: datetime, cap: int, window: timedelta) -> datetime | None:
     """Take one of the `cap` mails `address` may get per window; None when taken, else when the
     window ends. One conditional UPDATE decides, so parallel requests never take more than the cap
     (PostgreSQL re-checks the condition on the locked row; SQLite runs one writer at a time)."""
     insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    key = address.lower()
+    key = mailbox(address)
     session.execute(insert(SignupAllowance).values(address=key, window_start=now, used=0)
                     .on_conflict_do_nothing(index_elements=["address"]))
     expired = SignupAllowance.window_start <= now - window
@@ -75,7 +90,7 @@ def withdraw_request(session: Session, request_id: str) -> None:
 
 def return_allowance(session: Session, address: str) -> None:
     """Give back a mail that could not be sent, so that it does not count against the address."""
-    session.execute(update(SignupAllowance).where(SignupAllowance.address == address.lower(), SignupAllowance.used > 0)
+    session.execute(update(SignupAllowance).where(SignupAllowance.address == mailbox(address), SignupAllowance.used > 0)
                     .values(used=SignupAllowance.used - 1).execution_options(synchronize_session=False))
 
 

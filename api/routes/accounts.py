@@ -78,20 +78,29 @@ def _json(data: dict[str, Any], status: int) -> Response:
 
 # A client that serves many people from one address (the dashboard) names the person it asks for,
 # with a key of its own: each visitor then has an allowance of their own, and all of them together
-# the key's (GOSTERGE_SIGNUP_RATE_PER_KEY). Without a valid key the header is ignored.
+# the key's (GOSTERGE_SIGNUP_RATE_PER_KEY). Only the keys GOSTERGE_SIGNUP_VISITOR_KEYS names may do
+# so: any key could otherwise invent visitors and with them fresh allowances. Every other request's
+# header is ignored.
 VISITOR_HEADER = "X-Gosterge-Visitor"
 VISITOR = re.compile(r"[A-Za-z0-9.:_-]{1,64}")
 
 
+def _visitor_keys() -> set[int]:
+    # Checked to be ids at start (api/config.py).
+    return {int(part) for part in current_app.config["SIGNUP_VISITOR_KEYS"].split(",") if part.strip()}
+
+
 def _vouching_key() -> int | None:
-    """The id of the valid key that names a visitor, or None (looked up once per request)."""
+    """The id of the valid key allowed to name visitors that names one, or None (once per request)."""
     if "signup_key" not in g:
         g.signup_key = None
-        if VISITOR.fullmatch(request.headers.get(VISITOR_HEADER, "")):
+        allowed = _visitor_keys()
+        if allowed and VISITOR.fullmatch(request.headers.get(VISITOR_HEADER, "")):
             try:
-                g.signup_key = authenticate().id
+                key_id = authenticate().id
             except (Unauthorized, InvalidParameters):
-                pass
+                key_id = None
+            g.signup_key = key_id if key_id in allowed else None
     return g.signup_key
 
 

@@ -384,12 +384,26 @@ def test_no_write_lock_is_held_while_the_mail_is_sent(make_app, database_url):
     assert mailbox.writes == ["written"]
 
 
+def _key_id(app, key: str) -> int:  # noqa: ANN001
+    from sqlalchemy import select
+
+    from store.db import session_scope
+    from store.keys import hash_key
+    from store.models import ApiKey
+
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        return session.scalar(select(ApiKey.id).where(ApiKey.key_hash == hash_key(key)))
+
+
 def test_visitors_a_keyed_client_names_have_allowances_of_their_own(make_app, smtp, make_key):
-    """The dashboard posts every visitor's sign-up from its own address: with its key it names the
-    visitor, and ten requests by one visitor no longer lock every other out."""
+    """The dashboard posts every visitor's sign-up from its own address: with its key (the one key
+    configured to name visitors) it names the visitor, and ten requests by one visitor no longer lock
+    every other out."""
     app = make_app(TRUSTED_HOSTS=HOSTS, SMTP_URL=smtp[0], SIGNUP_RATE_PER_ADDRESS="2/hour", SIGNUP_RATE_PER_KEY="5/hour")
     client = app.test_client()
-    key = {"Authorization": f"Bearer {make_key(target_app=app)}"}
+    dashboard_key = make_key(target_app=app)
+    app.config["SIGNUP_VISITOR_KEYS"] = str(_key_id(app, dashboard_key))
+    key = {"Authorization": f"Bearer {dashboard_key}"}
 
     def ask(visitor, headers=key, n=1):  # noqa: ANN001, ANN202
         return client.post("/v1/accounts", json={"email": f"v{n}@example.com", "apis": ["finance-news"]},
@@ -462,3 +476,30 @@ def test_concurrent_decisions_have_one_winner(make_app, smtp):
             assert status == ("approved" if action == "approve" else "refused")
             assert ("Approved" in text) == (action == "approve")
             assert used == (1 if action == "approve" else 0)
+
+
+@pytest.mark.parametrize("configured", ["", "0", "999"])
+def test_only_the_dashboards_own_key_may_name_visitors(make_app, smtp, make_key, configured):
+    """Any other key (news-only, no credits, self-registered) naming invented visitors gets nothing
+    from it: the header is ignored and the client's own address decides, as without a key."""
+    app = make_app(TRUSTED_HOSTS=HOSTS, SMTP_URL=smtp[0], SIGNUP_RATE_PER_ADDRESS="2/hour",
+                   SIGNUP_VISITOR_KEYS=configured)
+    client = app.test_client()
+    key = {"Authorization": f"Bearer {make_key(target_app=app, apis=('finance-news',), credits=0)}"}
+    statuses = [client.post("/v1/accounts", json={"email": f"v{n}@example.com", "apis": ["finance-news"]},
+                            headers={**key, "X-Gosterge-Visitor": f"invented-{n}"}).status_code for n in range(3)]
+    assert statuses == [202, 202, 429]
+
+
+@pytest.mark.parametrize(("variants", "mails"), [
+    (["target@example.com", "target+1@example.com", "target+2@example.com", "TARGET+x@example.com"], 3),
+    (["first.last@gmail.com", "firstlast@gmail.com", "f.i.r.s.t.last+x@gmail.com", "firstlast@googlemail.com"], 3),
+    (["first.last@example.com", "firstlast@example.com", "f.irstlast@example.com", "fi.rstlast@example.com"], 4),
+])
+def test_one_mailbox_shares_one_daily_allowance_whatever_it_is_called(make_app, smtp, variants, mails):
+    """`+tag` reaches the same mailbox everywhere, and Gmail ignores dots (googlemail.com is gmail.com):
+    such spellings share the three mails a day. Elsewhere dots make different mailboxes."""
+    url, mailbox = smtp
+    client = make_app(TRUSTED_HOSTS=HOSTS, SMTP_URL=url).test_client()
+    assert [register(client, email=email).status_code for email in variants] == [202] * 4
+    assert len(mailbox.recipients) == mails

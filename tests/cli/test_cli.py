@@ -159,3 +159,19 @@ def test_demo_waits_for_its_own_server_not_whatever_answers_on_the_port():
             running.wait()
     finally:
         other.shutdown()
+
+
+def test_the_demo_lets_its_dashboard_key_and_no_other_name_visitors(monkeypatch):
+    """The dashboard signs visitors up with the demo key; the API it starts must accept that key's
+    X-Gosterge-Visitor, keep any key already configured, and add no other."""
+    from api.config import load_config
+    from cli.run import api_environment
+
+    monkeypatch.delenv("GOSTERGE_SIGNUP_VISITOR_KEYS", raising=False)
+    assert api_environment("http://127.0.0.1:8010", 12)["GOSTERGE_SIGNUP_VISITOR_KEYS"] == "12"
+    monkeypatch.setenv("GOSTERGE_SIGNUP_VISITOR_KEYS", "7")
+    env = api_environment("http://127.0.0.1:8010", 12)
+    assert env["GOSTERGE_PUBLIC_BASE_URL"] == "http://127.0.0.1:8010"
+    assert load_config(environ=env)["SIGNUP_VISITOR_KEYS"] == "7,12"
+    with pytest.raises(ValueError, match="GOSTERGE_SIGNUP_VISITOR_KEYS"):
+        load_config(environ={"GOSTERGE_SIGNUP_VISITOR_KEYS": "dashboard"})
