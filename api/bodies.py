@@ -10,6 +10,7 @@ from typing import Any
 from flask import request
 
 from api.problems import InvalidParameters, UnsupportedMediaType
+from store.plaintext import hidden_character
 from store.reference.apis import APIS
 
 MAX_JSON_BYTES = 16 * 1024
@@ -46,8 +47,10 @@ def parse_json(fields: list[Field]) -> dict[str, Any]:
     errors = [{"parameter": name, "message": "unknown field"} for name in data if name not in known]
     values: dict[str, Any] = {}
     for f in fields:
-        if f.name in data and _has_control_characters(data[f.name]):
-            errors.append({"parameter": f.name, "message": "must not contain control characters"})
+        hidden = _hidden_character(data.get(f.name))
+        if hidden is not None:
+            errors.append({"parameter": f.name, "message": "must not contain controls, line separators or invisible "
+                           f"characters ({hidden})"})
             continue
         if f.name not in data:
             if f.required:
@@ -63,22 +66,13 @@ def parse_json(fields: list[Field]) -> dict[str, Any]:
     return values
 
 
-# Characters no field has a use for: the C0 controls and DEL (PostgreSQL refuses NUL in text), the
-# line and paragraph separators (a log or a terminal breaks the line there) and the bidirectional
-# controls, which make a label read otherwise than it is written (U+202E turns "txt.exe" around).
-UNWANTED_CHARACTERS = frozenset(
-    [chr(c) for c in range(32)] + ["\x7f", "\u2028", "\u2029", "\u200e", "\u200f", "\u061c"]
-    + [chr(c) for c in range(0x202A, 0x202F)] + [chr(c) for c in range(0x2066, 0x206A)])
-# The same set as a JSON Schema pattern of text without them.
-PLAIN_TEXT_PATTERN = "^[^\\x00-\\x1f\\x7f\\u2028\\u2029\\u200e\\u200f\\u061c\\u202a-\\u202e\\u2066-\\u2069]*$"
-
-
-def _has_control_characters(value: Any) -> bool:
+def _hidden_character(value: Any) -> str | None:
+    """The first character no field has a use for (store/plaintext.py), in a string or list of them."""
     if isinstance(value, str):
-        return not UNWANTED_CHARACTERS.isdisjoint(value)
+        return hidden_character(value)
     if isinstance(value, list):
-        return any(_has_control_characters(v) for v in value)
-    return False
+        return next(filter(None, map(_hidden_character, value)), None)
+    return None
 
 
 def request_body_schema(fields: list[Field]) -> dict[str, Any]:

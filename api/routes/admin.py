@@ -13,7 +13,6 @@ from flask import Blueprint, current_app, g, request
 from api.areas import Area
 from api.auth import now
 from api.bodies import (
-    PLAIN_TEXT_PATTERN,
     Field,
     api_names,
     boolean,
@@ -31,6 +30,7 @@ from loaders.procurement.jobs import JobState, read_job, receive_upload
 from store.errors import NotFoundError
 from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
 from store.models import ApiKey, Release
+from store.plaintext import PLAIN_TEXT_PATTERN
 from store.reference.apis import APIS
 from store.releases import activate_release, list_releases
 from store.times import format_utc
@@ -82,7 +82,8 @@ NEW_KEY_FIELDS = [
     Field("admin", {"type": "boolean", "description": "Whether the key may call /v1/admin."}, boolean, default=False),
     Field("label", {"type": "string", "maxLength": 200, "pattern": PLAIN_TEXT_PATTERN,
                     "description": "Free text to recognise the key by, without control characters, line "
-                    "separators or bidirectional controls."}, text(200),
+                    "separators, bidirectional controls or invisible characters (Unicode categories Cc, Cf, Zl, Zp, "
+                    "the combining grapheme joiner, Hangul fillers)."}, text(200),
           default=""),
 ]
 CREDIT_FIELDS = [Field("credits", {"type": "integer", "minimum": 1, "maximum": 10**12,

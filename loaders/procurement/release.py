@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
+
+from store.plaintext import hidden_character
 
 # file -> the columns it must have, in the order the spec lists them.
 COLUMNS: dict[str, list[str]] = {
@@ -150,6 +153,28 @@ def _copy_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> None
             sink.write(chunk)
 
 
+def _url_problem(url: Any) -> str | None:
+    """Why a dataset's address cannot be served as a link (/datasets, the dashboard), or None: only
+    an http(s) URL with a host, written without spaces or invisible characters (no `javascript:`).
+    An empty one says the address is not known, as a missing one does."""
+    if not isinstance(url, str):
+        return "must be a string"
+    if url == "":
+        return None
+    try:
+        parsed = urlsplit(url)
+        host = parsed.hostname
+    except ValueError:  # an unclosed [ of an IPv6 address, a port that is no number
+        host = None
+    if not host or parsed.scheme.lower() not in ("http", "https"):
+        return "must be an http or https URL such as https://ekap.kik.gov.tr/"
+    if hidden := hidden_character(url):
+        return f"must not contain controls or invisible characters ({hidden})"
+    if any(c.isspace() for c in url):
+        return "must not contain spaces (write them as %20)"
+    return None
+
+
 def read_manifest(directory: Path) -> Manifest:
     path = directory / MANIFEST
     if not path.is_file():
@@ -166,7 +191,7 @@ def read_manifest(directory: Path) -> Manifest:
     if not isinstance(data, dict):
         raise ReleaseRejectedError([ReleaseProblem(MANIFEST, "must be a JSON object")])
     release = data.get("release")
-    if not isinstance(release, str) or not re.fullmatch(r"\d{4}-W(0[1-9]|[1-4]\d|5[0-3])", release):
+    if not isinstance(release, str) or not re.fullmatch(r"[0-9]{4}-W(0[1-9]|[1-4][0-9]|5[0-3])", release):
         bad("release", "must be an ISO week such as 2026-W47")
     published_at = None
     raw_published = data.get("publishedAt")
@@ -196,11 +221,13 @@ def read_manifest(directory: Path) -> Manifest:
         for key in ("name", "file", "citation"):
             if not isinstance(entry.get(key), str) or not entry.get(key):
                 bad(f"{where}.{key}", "must be a non-empty string")
+            elif hidden := hidden_character(entry[key]):
+                bad(f"{where}.{key}", f"must not contain controls or invisible characters ({hidden})")
         rows = entry.get("rows")
         if not isinstance(rows, int) or isinstance(rows, bool) or rows < 0:
             bad(f"{where}.rows", "must be a whole number of data rows")
-        if "url" in entry and not isinstance(entry["url"], str):
-            bad(f"{where}.url", "must be a string")
+        if "url" in entry and (reason := _url_problem(entry["url"])):
+            bad(f"{where}.url", reason)
         file = entry.get("file")
         if isinstance(file, str):
             if file not in COLUMNS:

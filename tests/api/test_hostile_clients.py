@@ -215,12 +215,24 @@ def test_the_decision_page_is_rate_limited_per_address(make_app):
     assert statuses == [404, 404, 404, 429, 429]
 
 
-@pytest.mark.parametrize("label", ["invoice\u202etxt.exe", "two\u2028lines", "para\u2029graph", "iso\u2066late"])
-def test_key_labels_refuse_bidi_controls_and_line_separators(client, make_key, label):
+@pytest.mark.parametrize("label", ["invoice\u202etxt.exe", "two\u2028lines", "para\u2029graph", "iso\u2066late",
+                                   "ad\u200bmin", "\ufeffadmin", "ad\u00admin", "ad\u034fmin", "ad\u180emin",
+                                   "ad\u2060min", "tag\U000e0041", "ad\u3164min"])
+def test_key_labels_refuse_bidi_controls_line_separators_and_invisible_characters(client, make_key, label):
+    """A label that reads like another ("admin" with a zero-width space in it) is refused, and the
+    problem names the character."""
     body = assert_problem(client.post("/v1/admin/keys", headers=bearer(make_key(is_admin=True)),
                                       json={"apis": ["finance-news"], "credits": 1, "label": label}),
                           400, "invalid_parameters")
     assert error_parameters(body) == ["label"]
+    assert "U+" in body["errors"][0]["message"]
+
+
+def test_key_labels_keep_turkish_and_other_visible_text(client, make_key):
+    label = "Bakanlık — ğüşıöç İĞÜŞÖÇ · 日本 · مرحبا"
+    created = client.post("/v1/admin/keys", headers=bearer(make_key(is_admin=True)),
+                          json={"apis": ["finance-news"], "credits": 1, "label": label})
+    assert created.status_code == 201 and created.get_json()["label"] == label
 
 
 @pytest.mark.parametrize("upload_id", ["abc%00def", "%00", "a" * 33, "a.b"])

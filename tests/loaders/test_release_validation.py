@@ -160,3 +160,38 @@ def test_interrupted_load_leaves_old_release_served(app, served, tmp_path, monke
     monkeypatch.setattr(compute, "supply_flow_items", original)
     load_release(write_release(tmp_path / "next2", TABLES, release="2026-W48"), app.extensions["gosterge.sessions"])
     assert datasets()["release"] == "2026-W48"
+
+
+def _manifest_problems(tmp_path, change) -> list:  # noqa: ANN001
+    import json
+
+    from loaders.procurement.release import read_manifest
+
+    directory = write_release(tmp_path / "release", TABLES)
+    manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
+    change(manifest)
+    (directory / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(ReleaseRejectedError) as caught:
+        read_manifest(directory)
+    return caught.value.problems
+
+
+@pytest.mark.parametrize(("column", "value"), [
+    ("release", "\u0662\u0660\u0662\u0666-W47"),  # Arabic-Indic digits, which `\d` would take
+    ("datasets[0].name", "tend\u202eers"), ("datasets[0].name", "tenders\u200b"),
+    ("datasets[0].citation", "cite\u2066 tenders"), ("datasets[0].citation", "\ufeffcite"),
+    ("datasets[0].url", "javascript:alert(1)"), ("datasets[0].url", "data:text/html,x"),
+    ("datasets[0].url", "https://"), ("datasets[0].url", "https://ekap.kik.gov.tr/\u200b"),
+    ("datasets[0].url", "https://ekap.kik.gov.tr/a b"), ("datasets[0].url", "https://[::1"),
+])
+def test_manifest_text_that_reads_otherwise_than_written_is_refused(tmp_path, column, value):
+    """Names, citations and addresses are shown by /datasets and the dashboard as written: no bidi
+    controls or invisible characters, and a dataset's address is an http(s) URL (no javascript:)."""
+    def change(manifest):  # noqa: ANN001
+        if column == "release":
+            manifest["release"] = value
+        else:
+            manifest["datasets"][0][column.rpartition(".")[2]] = value
+
+    problems = _manifest_problems(tmp_path, change)
+    assert [(p.file, p.column) for p in problems] == [("manifest.json", column)], problems
