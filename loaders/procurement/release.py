@@ -183,6 +183,9 @@ def read_manifest(directory: Path) -> Manifest:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ReleaseRejectedError([ReleaseProblem(MANIFEST, f"not valid JSON: {exc}")]) from exc
+    except RecursionError:  # a manifest is a flat object; thousands of nested brackets are an attack
+        raise ReleaseRejectedError([ReleaseProblem(MANIFEST, "nested too deeply (a manifest is a flat JSON "
+                                                             "object with a list of datasets)")]) from None
     problems: list[ReleaseProblem] = []
 
     def bad(column: str, message: str) -> None:

@@ -3,10 +3,12 @@ files each leaves behind (none), and a national release through the production c
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import socket
 import time
+import zipfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -201,3 +203,18 @@ def test_a_folder_removed_while_uploads_are_swept_is_no_500(admin_client, upload
     uploads.mkdir(parents=True, exist_ok=True)
     (uploads / "0123456789abcdef").symlink_to(tmp_path / "removed-meanwhile")
     assert upload(client, admin, b"not a zip").status_code == 202
+
+
+def test_a_manifest_nested_too_deeply_is_refused_not_failed(admin_client, uploads, tmp_path):
+    app, client, admin = admin_client
+    path = write_release(tmp_path / "deep", TABLES)
+    (path / "manifest.json").write_text('{"a":' * 100_000 + "1" + "}" * 100_000, encoding="utf-8")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as zf:  # deflated it looks like a bomb
+        for file in sorted(path.iterdir()):
+            zf.write(file, file.name)
+    status = upload_and_wait(client, admin, buffer.getvalue())
+    assert status["status"] == "refused", status
+    [error] = status["problem"]["errors"]
+    assert error["file"] == "manifest.json" and "nested too deeply" in error["message"]
+    assert leftovers(uploads) == []

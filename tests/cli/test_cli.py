@@ -175,3 +175,15 @@ def test_the_demo_lets_its_dashboard_key_and_no_other_name_visitors(monkeypatch)
     assert load_config(environ=env)["SIGNUP_VISITOR_KEYS"] == "7,12"
     with pytest.raises(ValueError, match="GOSTERGE_SIGNUP_VISITOR_KEYS"):
         load_config(environ={"GOSTERGE_SIGNUP_VISITOR_KEYS": "dashboard"})
+
+
+def test_a_manifest_nested_too_deeply_is_refused_with_a_reason(database_url, tmp_path):
+    from tests.helpers import write_release
+    from tests.loaders.test_procurement_statistics import TABLES
+
+    path = write_release(tmp_path / "deep", TABLES)
+    (path / "manifest.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    result = run(["load", "procurement", str(path)], database_url, tmp_path)
+    assert result.returncode == 1
+    assert "manifest.json" in result.stderr and "nested too deeply" in result.stderr
+    assert "Traceback" not in result.stderr
