@@ -105,6 +105,8 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     # A paid answer says the credits left after it, so a client sees the end coming before a 402.
     headers = {CREDITS_HEADER: str(key.credits)} if cost else {}
     body, media_type, etag = _representation(answer, media_type, columns, headers)
+    if cost and method == "HEAD":
+        return _free_head(media_type, headers)
     sent_etag = selected_etag(etag, len(body), media_type)
     if matches(sent_etag):
         # A 304 is free of the rate limit only when the worker answered it from memory for a real
@@ -132,6 +134,14 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
     # flask-compress adds `:gzip` to the ETag when it compresses (api/transport/compression.py).
     headers["ETag"] = quote_etag(etag)
     return ApiResponse(body, mimetype=media_type, headers=headers)
+
+
+def _free_head(media_type: str, headers: dict[str, str]) -> Response:
+    """HEAD of a paid operation: free (decisions.md), so it carries nothing measured from the paid body.
+    No Content-Length (41 bytes means nothing matched), no ETag and no 304 for a guessed one, no
+    compression (whether gzip is worth it depends on the length). An empty iterator is a body of
+    unknown length: neither werkzeug nor flask-compress (COMPRESS_STREAMS off) measures it."""
+    return ApiResponse(iter(()), mimetype=media_type, headers=headers)
 
 
 def _representation(answer: Answer, media_type: str, columns: list[str] | None,

@@ -123,6 +123,33 @@ def test_a_free_head_tells_neither_the_total_nor_the_next_page(loaded_app, make_
     assert not {"X-Total-Count", "X-Next-Cursor", "Link"} & set(response.headers.keys())
 
 
+def test_a_free_head_carries_nothing_that_depends_on_the_body(loaded_app, make_key):
+    """Over real HTTP: a HEAD of a paid operation tells no length, no body-derived ETag and no
+    compression (each of which would measure the paid body), whatever the query matches; it ignores
+    If-None-Match (a 304 would confirm a guessed body); and it costs nothing."""
+    import requests
+
+    from tests.helpers import LiveServer
+
+    key = make_key(credits=5)
+    headers = {**bearer(key), "Accept-Encoding": "gzip"}
+    varying = ("Date", "X-Request-Id", "RateLimit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+    with LiveServer(loaded_app) as server:
+        etag = requests.get(f"{server.url}{PAID}?limit=1", headers=headers, timeout=10).headers["ETag"]
+        shown = []
+        for query in ("?limit=1", "?limit=100", "?dimension=province&limit=100", "?dimension=procedure&limit=3"):
+            head = requests.head(f"{server.url}{PAID}{query}", headers=headers, timeout=10)
+            assert head.status_code == 200 and head.content == b""
+            assert not {"Content-Length", "ETag", "Content-Encoding"} & set(head.headers), dict(head.headers)
+            shown.append({k: v for k, v in head.headers.items() if k not in varying})
+        assert all(headers_shown == shown[0] for headers_shown in shown), shown
+        guessed = requests.head(f"{server.url}{PAID}?limit=1", headers={**headers, "If-None-Match": etag}, timeout=10)
+        assert guessed.status_code == 200 and "ETag" not in guessed.headers
+        free = requests.head(f"{server.url}{FREE}", headers=headers, timeout=10)
+        assert "ETag" in free.headers  # a free operation's HEAD keeps its validator: the GET costs nothing either
+    assert credits_of(loaded_app, key) == 4
+
+
 @pytest.mark.parametrize("header", ["gzip;q=0", "gzip;q=0.0, identity", "*;q=0", "identity"])
 def test_gzip_refused_by_the_client_is_not_sent(loaded_app, auth, header):
     response = loaded_app.test_client().get(PAID, headers={**auth, "Accept-Encoding": header})
