@@ -137,9 +137,9 @@ def register() -> Response:
     address was asked for), and a refusal by the owner gives its mail back. The answer's `poll_url`
     gives the key once after approval. When the mail server cannot be reached the answer is 502
     `upstream_error` and nothing is registered (nor counted against the address's daily allowance).
-    A server that sends its mail over SMTP without knowing its public address
-    (`GOSTERGE_PUBLIC_BASE_URL`) or host names (`GOSTERGE_TRUSTED_HOSTS`) answers 503 `not_ready`:
-    the mail's links would otherwise follow the Host header the requester sent."""
+    A server that does not know its public address (`GOSTERGE_PUBLIC_BASE_URL`) or host names
+    (`GOSTERGE_TRUSTED_HOSTS`) answers 503 `not_ready`, whether it mails over SMTP or writes to its
+    outbox: the mail's links and `poll_url` would otherwise follow the Host header the requester sent."""
     refusal = untrusted_mail_links(current_app.config)
     if refusal is not None:
         raise NotReady(f"Sign-up is switched off: {refusal}.")

@@ -33,12 +33,13 @@ def public_url(path: str) -> str:
 
 
 def untrusted_mail_links(config: dict) -> str | None:
-    """Why approval mails cannot go out from this configuration, or None when they can. Their links
-    carry the decision token: built from a Host header the requester chose, a mail scanner following
-    them would hand the decision to that host. Mail written to the outbox folder (no SMTP) reaches
-    nobody's scanner."""
-    if config["SMTP_URL"] and not config["PUBLIC_BASE_URL"] and not config["TRUSTED_HOSTS"]:
-        return ("this server sends approval mails over SMTP but knows neither its public address "
+    """Why approval mails cannot go out from this configuration, or None when they can. Their links,
+    and the sign-up's poll_url, carry secrets: built from a Host header the requester chose, a mail
+    scanner (or a person reading the outbox file) following them would hand the decision to that host.
+    The same holds for mail written to the outbox folder (no SMTP): whoever reads it follows its links."""
+    if not config["PUBLIC_BASE_URL"] and not config["TRUSTED_HOSTS"]:
+        where = "over SMTP" if config["SMTP_URL"] else "to its outbox folder"
+        return (f"this server writes approval mails {where} but knows neither its public address "
                 "(GOSTERGE_PUBLIC_BASE_URL) nor the host names it answers to (GOSTERGE_TRUSTED_HOSTS), so "
                 "a forged Host header could point their links elsewhere; set one of them")
     return None

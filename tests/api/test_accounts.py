@@ -199,7 +199,7 @@ def test_without_smtp_the_mail_goes_to_the_outbox(make_app, tmp_path, monkeypatc
     import api.mail
 
     monkeypatch.setattr(api.mail, "VAR_DIR", tmp_path)
-    app = make_app(SMTP_URL="")
+    app = make_app(SMTP_URL="", TRUSTED_HOSTS=HOSTS)
     assert register(app.test_client()).status_code == 202
     files = list((tmp_path / "outbox").glob("*.eml"))
     assert len(files) == 1
@@ -212,7 +212,7 @@ def test_longest_legal_address_still_reaches_the_outbox(make_app, tmp_path, monk
     monkeypatch.setattr(api.mail, "VAR_DIR", tmp_path)
     email = "0@" + ".".join(["0" * 63, "a" * 63, "a" * 63, "a" * 60])
     assert len(email) == 254
-    response = register(make_app(SMTP_URL="").test_client(), email=email)
+    response = register(make_app(SMTP_URL="", TRUSTED_HOSTS=HOSTS).test_client(), email=email)
     assert response.status_code == 202
     [path] = (tmp_path / "outbox").glob("*.eml")
     assert message_from_bytes(path.read_bytes())["To"] == email

@@ -72,3 +72,26 @@ def test_mail_without_a_base_url_or_trusted_hosts_refuses_sign_ups(make_app, cap
         answer = make_app(SMTP_URL="smtp://127.0.0.1:9", **setting).test_client().post(
             "/v1/accounts", json={"email": "owner@example.com", "apis": ["finance-news"]})
         assert answer.status_code == 502
+
+
+def test_outbox_mail_and_poll_url_never_follow_a_forged_host(make_app, tmp_path, monkeypatch):
+    """Without SMTP the approval mail is written to the outbox, and whoever reads it follows its links:
+    a forged Host must not choose where they (or the poll_url) point. Without a configured address
+    the sign-up is refused as in SMTP mode; with one, the links use it whatever Host says."""
+    from email import message_from_bytes
+
+    import api.mail
+    from tests.helpers import assert_problem
+
+    monkeypatch.setattr(api.mail, "VAR_DIR", tmp_path)
+    signup = {"email": "owner@example.com", "apis": ["finance-news"]}
+    body = assert_problem(make_app(SMTP_URL="", PUBLIC_BASE_URL="", TRUSTED_HOSTS="").test_client().post(
+        "/v1/accounts", json=signup, base_url="http://evil.example"), 503, "not_ready")
+    assert "GOSTERGE_PUBLIC_BASE_URL" in body["detail"]
+    assert not (tmp_path / "outbox").exists()
+    client = make_app(SMTP_URL="", PUBLIC_BASE_URL="http://127.0.0.1:8000").test_client()
+    answer = client.post("/v1/accounts", json=signup, base_url="http://evil.example")
+    assert answer.status_code == 202 and answer.get_json()["poll_url"].startswith("http://127.0.0.1:8000/v1/accounts/")
+    [mail] = (tmp_path / "outbox").glob("*.eml")
+    text = message_from_bytes(mail.read_bytes()).get_payload(decode=True).decode()
+    assert "evil" not in text and "http://127.0.0.1:8000/v1/accounts/" in text

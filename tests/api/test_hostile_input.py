@@ -81,7 +81,7 @@ def test_control_characters_in_a_parameter_are_400(client, auth):
     assert body["errors"][0]["parameter"] == "tag"
 
 
-def test_control_characters_in_a_json_field_are_400(client):
-    response = client.post("/v1/accounts", json={"email": "a\u0000@example.com", "apis": ["finance-news"]})
+def test_control_characters_in_a_json_field_are_400(make_app):
+    response = make_app(TRUSTED_HOSTS="localhost").test_client().post("/v1/accounts", json={"email": "a\u0000@example.com", "apis": ["finance-news"]})
     body = assert_problem(response, 400, "invalid_parameters")
     assert body["errors"][0]["parameter"] == "email"
