@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from store.private import private_sqlite_file
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("GOSTERGE_VAR_DIR", PROJECT_ROOT / "var"))
 
@@ -81,6 +83,7 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
 
 
 def ensure_sqlite_dir(url: str) -> None:
-    """Create the folder of a SQLite file so that a fresh checkout runs without set-up."""
+    """Create the folder of a SQLite file so that a fresh checkout runs without set-up, private to
+    the service's user, and the file itself 0600 (store/private.py)."""
     if url.startswith("sqlite:///") and ":memory:" not in url:
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        private_sqlite_file(Path(url.removeprefix("sqlite:///").split("?", 1)[0]))

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
 from api.config import VAR_DIR
+from store.private import private_folder, write_private
 
 log = logging.getLogger("gosterge.mail")
 SMTP_TIMEOUT_SECONDS = 10
@@ -66,11 +67,11 @@ def send(message: EmailMessage, smtp_url: str, outbox: Path | None = None) -> st
 
 
 def _write(message: EmailMessage, folder: Path) -> str:
-    folder.mkdir(parents=True, exist_ok=True)
+    private_folder(folder)  # the mails hold live decision links: the service's user alone reads them
     readable = re.sub(r"[^A-Za-z0-9._-]", "_", message["To"].replace("@", "_at_"))[:ADDRESS_IN_NAME]
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     path = folder / f"{stamp}-{readable}-{secrets.token_hex(4)}.eml"
-    path.write_bytes(bytes(message))
+    write_private(path, bytes(message))
     log.info("no SMTP configured; approval mail written to %s", path)
     return str(path)
 

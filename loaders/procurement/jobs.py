@@ -29,6 +29,7 @@ from store.db import create_store_engine, make_session_factory, session_scope
 from store.jobs import RUNNING, create_job, finish_job, get_job, list_running_jobs, record_progress
 from store.keys import record_audit
 from store.models import ReleaseJob
+from store.private import private_folder
 from store.problems import ProblemRecord, internal, refused
 from store.times import as_utc
 
@@ -103,8 +104,7 @@ def receive_upload(session: Session, uploads: Path, save: Callable[[Path], None]
     folder and lock, the file (`save` writes it), the job, and the process that loads it."""
     settle_abandoned(session, uploads)
     job_id = secrets.token_hex(8)
-    folder = uploads / job_id
-    folder.mkdir(parents=True)
+    folder = private_folder(uploads / job_id)  # an unpublished release: the service's user alone reads it
     lock = hold_lock(folder)
     try:
         save(folder / UPLOAD_NAME)
