@@ -95,13 +95,6 @@ class NotReady(Problem):
     status, slug, title = 503, "not_ready", "Not ready"
 
 
-ALL_PROBLEMS: list[type[Problem]] = [
-    InvalidParameters, Unauthorized, PaymentRequired, Forbidden, NotFound, MethodNotAllowed, Gone,
-    PayloadTooLarge, UnsupportedMediaType, RateLimited, InternalError, UpstreamError, UpstreamAuth,
-    UpstreamTimeout, NotReady,
-]
-
-
 def problem_type(slug: str) -> str:
     return f"{current_app.config['PROBLEM_BASE'].rstrip('/')}/{slug}"
 

@@ -150,14 +150,6 @@ def _unindexed_sqlite(element: unindexed, compiler: Any, **kw: Any) -> str:
     return "+" + compiler.process(element.column, **kw)
 
 
-def end_read_before_write(session: Session) -> None:
-    """End the session's read transaction where the database needs it before a write. On SQLite a
-    read snapshot cannot be upgraded to a write once another writer has committed; PostgreSQL's
-    read-committed UPDATE has no such limit, and skipping the commit saves two round trips."""
-    if session.get_bind().dialect.name == "sqlite":
-        session.commit()
-
-
 @contextmanager
 def single_statements(engine: Engine) -> Iterator[Connection]:
     """A pooled connection, without an ORM session, for statements that each stand alone (a read of a

@@ -1,6 +1,6 @@
 """A paid answer's debit: the one statement it makes when the key and the answer are known in the
 worker's memory (api/keycache.py, api/answers.py). The rule itself, one conditional UPDATE that never
-takes more credits than a key holds, is `store/keys.py` `_DEBIT`; here is only how it reaches the store."""
+takes more credits than a key holds, is `store/keys.py` `DEBIT`; here is only how it reaches the store."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sqlalchemy.engine import Dialect, Engine
 
 from store.db import create_store_engine
 from store.errors import InsufficientCreditsError, classify_database_error
-from store.keys import _DEBIT
+from store.keys import DEBIT
 
 
 class Debits:
@@ -131,5 +131,5 @@ def open_debits(url: str, engine: Engine, *, statement_timeout_ms: int | None, p
 def _debit_sql(dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
     """The debit compiled once for the dialect: its SQL and the order of its positional parameters
     (None where the driver takes them by name)."""
-    compiled = _DEBIT.compile(dialect=dialect)
+    compiled = DEBIT.compile(dialect=dialect)
     return compiled.string, tuple(compiled.positiontup) if compiled.positiontup else None
