@@ -81,11 +81,19 @@ def _has_control_characters(value: Any) -> bool:
     return False
 
 
-def request_body_schema(fields: list[Field]) -> dict[str, Any]:
+def request_body_schema(fields: list[Field] | tuple[Field, ...]) -> dict[str, Any]:
     """The OpenAPI requestBody of a JSON object with these fields."""
     schema = {"type": "object", "additionalProperties": False, "properties": {f.name: f.schema for f in fields},
               "required": [f.name for f in fields if f.required]}
     return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def form_body_schema(fields: tuple[Any, ...]) -> dict[str, Any]:
+    """The OpenAPI requestBody of a form (application/x-www-form-urlencoded) whose every field is required;
+    `fields` are query-style parameters (api/params.py `Param`)."""
+    schema = {"type": "object", "required": [f.name for f in fields],
+              "properties": {f.name: {**f.schema, "description": f.description} for f in fields}}
+    return {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": schema}}}
 
 
 def whole_number(low: int, high: int) -> Callable[[Any], int]:

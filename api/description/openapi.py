@@ -180,6 +180,8 @@ def _operation(spec: Operation) -> dict[str, Any]:
             responses["401"]["headers"] = {"WWW-Authenticate": {
                 "description": "`Bearer realm=\"gosterge\"`, with `error=\"invalid_token\"` when the key sent is "
                                "unknown, expired or revoked (RFC 6750).", "schema": {"type": "string"}}}
+        elif spec.cost:  # every answer of a paid endpoint that knew the key says its credits
+            responses[str(status)].setdefault("headers", {}).update(credits)
     parameters = [_parameter(p, "path", True) for p in spec.path_params]
     parameters += [_parameter(p, required=p.name in spec.required) for p in spec.params]
     if spec.method == "GET":
