@@ -27,8 +27,7 @@ from flask import Blueprint, Flask
 from api.bodies import Field, form_body_schema, request_body_schema
 from api.guard import guarded_view, public_view
 from api.operations import OPERATIONS, Operation, Outcome
-from api.params import Check, Param
-from api.transport.csvpages import FORMAT
+from api.params import FORMAT, Check, Param
 from store.keys import Caller
 
 

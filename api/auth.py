@@ -8,8 +8,8 @@ from flask import current_app
 
 from api.context import request_state, this_request
 from api.keycache import callers
-from api.params import may_name
 from api.problems import Forbidden, InvalidParameters, Unauthorized
+from api.transport.query import may_name
 from store.keys import Caller
 
 # The `api` of an operation any valid key may call, whatever APIs it holds (/v1/account).

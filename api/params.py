@@ -38,12 +38,6 @@ class Param:
         return self.current_schema() if self.current_schema else self.schema
 
 
-def may_name(query: str, name: str) -> bool:
-    """Whether the raw query string may hold parameter `name` (a plain name): False only when parsing it
-    certainly would not find it, so that a request need not parse its query to learn it is absent."""
-    return name in query or "%" in query
-
-
 def enum_param(name: str, values: Iterable[str], description: str, default: str | None = None) -> Param:
     allowed = list(values)
 
@@ -151,6 +145,14 @@ def _instant(raw: str, *, end_of_day: bool) -> datetime:
     return value.astimezone(UTC)
 
 
+# Every paged collection takes it (api/areas.py); the representation is chosen by
+# api/transport/csvpages.py. Not a filter: a cursor from a JSON page carries on in CSV and back.
+FORMAT = replace(enum_param("format", ["json", "csv", "csv-raw"],
+                            "`csv` for the page's items as CSV (as `Accept: text/csv`); the paging headers are "
+                            "the same. A text cell that a spreadsheet would run as a formula (starting with "
+                            "`=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, as the "
+                            "dashboard's downloads do; `csv-raw` gives every cell exactly as served in JSON. "
+                            "Default: JSON, or CSV when `Accept` prefers `text/csv`."), filter=False)
 LIMIT = replace(int_param("limit", 1, MAX_LIMIT, "Items per page.", default=DEFAULT_LIMIT), filter=False)
 
 

@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, urlencode
 from flask import request
 from werkzeug.datastructures import MultiDict
 
-from api.params import may_name
+from api.transport.query import may_name
 from api.transport.urls import public_url
 
 # Left out of the next URL: the cursor is replaced, and a key sent as `apikey` is not echoed back.
