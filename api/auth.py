@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import current_app
-
-from api.context import request_state, this_request
+from api.context import request_state, this_app, this_request
 from api.keycache import callers
 from api.problems import Forbidden, InvalidParameters, Unauthorized
 from api.transport.query import may_name
@@ -18,7 +16,7 @@ ANY_API = "any"
 
 def now() -> datetime:
     """The service's clock; tests inject their own through the CLOCK setting."""
-    clock = current_app.config.get("CLOCK")
+    clock = this_app().config.get("CLOCK")
     return clock() if clock else datetime.now(UTC)
 
 

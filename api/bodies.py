@@ -7,8 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import request
-
+from api.context import this_request
 from api.problems import InvalidParameters, UnsupportedMediaType
 from store.reference.apis import APIS
 
@@ -29,9 +28,9 @@ class Field:
 
 def parse_json(fields: list[Field]) -> dict[str, Any]:
     """The request's JSON object, each field parsed; 415 for another media type, 400 listing every bad field."""
-    if request.mimetype != "application/json":
+    if this_request().mimetype != "application/json":
         raise UnsupportedMediaType("Send the body as application/json.")
-    raw = request.get_data(cache=False)
+    raw = this_request().get_data(cache=False)
     if len(raw) > MAX_JSON_BYTES:
         raise InvalidParameters([{"parameter": "body", "message": f"larger than {MAX_JSON_BYTES} bytes"}])
     try:

@@ -1,5 +1,8 @@
 """The request being answered, its globals and the app answering it, reached without Flask's proxies.
 
+The one way to them in api/: no other module imports `flask.request`, `g` or `current_app`
+(tests/test_architecture.py), so that the answer's path and the rest reach them alike.
+
 `flask.request`, `g` and `current_app` are proxies: every attribute read through one finds the context
 again, about ten times the cost of reading the attribute itself, and a remembered paid answer read
 them some thirty times, a tenth of its own work. The helpers here find the object once per call

@@ -7,12 +7,12 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
 from werkzeug.http import quote_etag
 
 from api.answers import Answer, answers, compute_answer, request_target
 from api.auth import authenticate, require_api
-from api.context import extension, request_state, this_request
+from api.context import extension, request_state, this_app, this_request
 from api.db import close_session, db_session
 from api.declared import parse_path, parse_sent
 from api.keycache import callers
@@ -183,5 +183,5 @@ def _payment_required(cost: int, credits: int) -> PaymentRequired:
         f"This call costs {cost} credit(s); the key does not hold enough.",
         headers={CREDITS_HEADER: str(max(credits, 0))},
         credits_required=cost,
-        upgrade_url=current_app.config["UPGRADE_URL"],
+        upgrade_url=this_app().config["UPGRADE_URL"],
     )

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response
 
 from api.bodies import Field
+from api.context import this_app
 from api.params import Check, Param
 from api.problems import Problem
 
@@ -77,7 +78,7 @@ class Operation:
 
 def app_operations(app: Flask | None = None) -> list[Operation]:
     """The operations `app` (by default the current one) serves, in the order they were installed."""
-    return (app or current_app).extensions[OPERATIONS]
+    return (app or this_app()).extensions[OPERATIONS]
 
 
 def json_body(data: Any) -> str:

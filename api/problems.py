@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
+
+from api.context import this_app
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -96,7 +98,7 @@ class NotReady(Problem):
 
 
 def problem_type(slug: str) -> str:
-    return f"{current_app.config['PROBLEM_BASE'].rstrip('/')}/{slug}"
+    return f"{this_app().config['PROBLEM_BASE'].rstrip('/')}/{slug}"
 
 
 def problem_body(*, slug: str, title: str, status: int, detail: str | None,

@@ -135,3 +135,17 @@ def test_architecture_transport_parses_no_parameters_and_opens_no_session():
     wrong = {f"{module} -> {target}" for module, targets in GRAPH.items() if module.startswith("api.transport")
              for target in targets if not target.startswith(TRANSPORT_MAY_IMPORT)}
     assert wrong == set()
+
+
+# One way to the request, its globals and the app in api/: api/context.py (docs/architecture.md).
+FLASK_PROXIES = {"request", "g", "current_app", "session"}
+
+
+def test_architecture_only_the_context_module_imports_flasks_proxies():
+    users = set()
+    for path in (ROOT / "api").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "flask":
+                if FLASK_PROXIES & {alias.name for alias in node.names}:
+                    users.add(module_name(path))
+    assert users == {"api.context"}

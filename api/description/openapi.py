@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import current_app
-
+from api.context import this_app
 from api.description.examples import add_examples
 from api.description.responses import problem_response
 from api.description.schemas import SCHEMAS
@@ -229,5 +228,5 @@ def build_openapi() -> dict[str, Any]:
             },
         },
     }
-    add_examples(document, problem_base=current_app.config["PROBLEM_BASE"])
+    add_examples(document, problem_base=this_app().config["PROBLEM_BASE"])
     return document

@@ -8,11 +8,12 @@ from datetime import timedelta
 from typing import Any
 
 from email_validator import EmailNotValidError, validate_email
-from flask import Blueprint, Response, current_app, g, render_template_string, request
+from flask import Blueprint, Response, render_template_string
 
 from api.areas import Area
 from api.auth import authenticate, now
 from api.bodies import Field, api_names
+from api.context import request_state, this_app, this_request
 from api.db import db_session
 from api.limits import limiter
 from api.operations import Outcome, json_body
@@ -72,7 +73,7 @@ FIELDS = [
 
 
 def _address_rate() -> str:
-    return current_app.config["SIGNUP_RATE_PER_ADDRESS"]
+    return this_app().config["SIGNUP_RATE_PER_ADDRESS"]
 
 
 def _json(data: dict[str, Any], status: int) -> Response:
@@ -88,25 +89,26 @@ VISITOR = re.compile(r"[A-Za-z0-9.:_-]{1,64}")
 
 def _vouching_key() -> int | None:
     """The id of the valid key that names a visitor, or None (looked up once per request)."""
-    if "signup_key" not in g:
-        g.signup_key = None
-        if VISITOR.fullmatch(request.headers.get(VISITOR_HEADER, "")):
+    state = request_state()
+    if "signup_key" not in state:
+        state.signup_key = None
+        if VISITOR.fullmatch(this_request().headers.get(VISITOR_HEADER, "")):
             try:
-                g.signup_key = authenticate().id
+                state.signup_key = authenticate().id
             except (Unauthorized, InvalidParameters):
                 pass
-    return g.signup_key
+    return state.signup_key
 
 
 def _signup_bucket() -> str:
     key_id = _vouching_key()
     if key_id is None:
-        return f"signup:{request.remote_addr}"
-    return f"signup:key:{key_id}:{request.headers[VISITOR_HEADER]}"
+        return f"signup:{this_request().remote_addr}"
+    return f"signup:key:{key_id}:{this_request().headers[VISITOR_HEADER]}"
 
 
 def _key_rate() -> str:
-    return current_app.config["SIGNUP_RATE_PER_KEY"]
+    return this_app().config["SIGNUP_RATE_PER_KEY"]
 
 
 PENDING_ANSWER = Outcome(202, "Waiting for the owner's decision", {
@@ -131,12 +133,12 @@ def register(body: dict[str, Any]) -> Response:
     A server that sends its mail over SMTP without knowing its public address
     (`GOSTERGE_PUBLIC_BASE_URL`) or host names (`GOSTERGE_TRUSTED_HOSTS`) answers 503 `not_ready`:
     the mail's links would otherwise follow the Host header the requester sent."""
-    refusal = untrusted_mail_links(current_app.config)
+    refusal = untrusted_mail_links(this_app().config)
     if refusal is not None:
         raise NotReady(f"Sign-up is switched off: {refusal}.")
     try:
-        pending = ask_for_key(db_session(), current_app.config, email=body["email"], apis=body["apis"],
-                              client_address=request.remote_addr or "", decision_url=_decision_url)
+        pending = ask_for_key(db_session(), this_app().config, email=body["email"], apis=body["apis"],
+                              client_address=this_request().remote_addr or "", decision_url=_decision_url)
     except MailUnavailableError:
         raise UpstreamError("The mail server cannot be reached, so nothing was registered; try again later.") from None
     return _json({"id": pending.id, "status": "pending",
@@ -149,7 +151,7 @@ def _decision_url(request_id: str, token: str) -> str:
 
 
 def _default_rate() -> str:
-    return current_app.config["DEFAULT_RATE"]
+    return this_app().config["DEFAULT_RATE"]
 
 
 def _no_store(response: Response) -> Response:
@@ -174,15 +176,15 @@ STILL_PENDING = Outcome(202, "Still waiting for the owner's decision", {
 
 @area.get("/<request_id>", public=True, path_params=[REQUEST_ID_PARAM], params=[TOKEN], required=["token"],
           outcomes=[KEY_ANSWER, STILL_PENDING], problems=[400, 404, 410, 429, 502, 504],
-          limits=[limiter.limit(_default_rate, key_func=lambda: f"poll:{request.remote_addr}")])
+          limits=[limiter.limit(_default_rate, key_func=lambda: f"poll:{this_request().remote_addr}")])
 def poll_request(values: dict[str, Any], request_id: str) -> Response:
     """Poll a request: 202 pending, 200 with the key once, then 410
     The `poll_url` of the sign-up answer. While the owner has not decided: 202. After approval the
     first poll gets the key (200), and every later one 410, as after a refusal or once the request has
     expired. Answers are `Cache-Control: no-store`."""
-    config = current_app.config
+    config = this_app().config
     # HEAD is safe: it says whether the key is ready (200) without handing it out into an empty body.
-    deliver = request.method != "HEAD"
+    deliver = this_request().method != "HEAD"
     try:
         row, key = collect_key(db_session(), config, request_id, values["token"], deliver=deliver)
     except NotFoundError:
@@ -222,12 +224,12 @@ def _page(status: int, heading: str, text: str, **form: Any) -> Response:
 
 
 def _decision_rate() -> str:
-    return current_app.config["DECISION_RATE_PER_ADDRESS"]
+    return this_app().config["DECISION_RATE_PER_ADDRESS"]
 
 
 # Opening the page and pressing its button share one allowance per address.
 decision_limit = limiter.shared_limit(_decision_rate, scope="decision",
-                                      key_func=lambda: f"decision:{request.remote_addr}")
+                                      key_func=lambda: f"decision:{this_request().remote_addr}")
 
 
 def _html(*answers: tuple[int, str]) -> list[Outcome]:
@@ -267,7 +269,7 @@ def decision_page(request_id: str, source: Mapping[str, str]) -> Response:
     token, action = source["token"], source["action"]
     session = db_session()
     try:
-        if request.method == "GET":
+        if this_request().method == "GET":
             row = check_decision_token(session, request_id, token, now=now())
             verb = "Approve" if action == "approve" else "Refuse"
             return _page(200, f"{verb} the key request", f"A key for {', '.join(row.apis.split(','))} was asked for "

@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint
 
 from api.areas import Area
 from api.auth import now
@@ -19,6 +19,7 @@ from api.bodies import (
     text,
     whole_number,
 )
+from api.context import request_state, this_app, this_request
 from api.db import db_session
 from api.operations import Reply, json_body
 from api.params import path_param
@@ -56,7 +57,7 @@ def release_view(release: Release) -> dict[str, Any]:
 
 
 def _audit(action: str, target: str, detail: str = "") -> None:
-    record_audit(db_session(), actor=f"key:{g.api_key.id}", action=action, target=target, detail=detail, now=now())
+    record_audit(db_session(), actor=f"key:{request_state().api_key.id}", action=action, target=target, detail=detail, now=now())
 
 
 def _rate(value: Any) -> str:
@@ -101,7 +102,7 @@ def create_api_key(body: dict[str, Any]) -> Reply:
     session = db_session()
     expires = now() + timedelta(days=body["expiresInDays"]) if body["expiresInDays"] else None
     row, key = create_key(session, apis=body["apis"], credits=body["credits"], now=now(), expires_at=expires,
-                          rate=body["rate"] or current_app.config["DEFAULT_RATE"], is_admin=body["admin"],
+                          rate=body["rate"] or this_app().config["DEFAULT_RATE"], is_admin=body["admin"],
                           label=body["label"])
     _audit("key.create", str(row.id), ",".join(body["apis"]))
     return Reply(json_body({**key_view(row), "key": key}), "", status=201, headers={"Cache-Control": "no-store"})
@@ -169,15 +170,15 @@ def upload_release(values: dict[str, Any]) -> Reply:
     The answer (202) carries `statusUrl` (also in `Location`): poll it for the stage, then the release
     served or the problem listing every refusal by file, row and column. The release served before
     stays served until the new one is switched in whole."""
-    if request.mimetype != "multipart/form-data":
+    if this_request().mimetype != "multipart/form-data":
         raise UnsupportedMediaType("Send the release as multipart/form-data with a `file` part.")
-    request.max_content_length = current_app.config["MAX_UPLOAD_BYTES"]
-    upload = request.files.get("file")
+    this_request().max_content_length = this_app().config["MAX_UPLOAD_BYTES"]
+    upload = this_request().files.get("file")
     if upload is None:
         raise InvalidParameters([{"parameter": "file", "message": "is required: the release ZIP"}])
-    uploads = Path(current_app.config["UPLOAD_DIR"])
-    job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{g.api_key.id}",
-                         database_url=current_app.config["DATABASE_URL"])
+    uploads = Path(this_app().config["UPLOAD_DIR"])
+    job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{request_state().api_key.id}",
+                         database_url=this_app().config["DATABASE_URL"])
     view = job_view(JobState(job, job.status, None))
     return Reply(json_body(view), "", status=202, headers={"Location": view["statusUrl"]})
 
@@ -188,7 +189,7 @@ def get_release_upload(values: dict[str, Any], upload_id: str) -> Reply:
     """An uploaded release: `running` with its stage, then `loaded` (with the release), `refused` (with
     the problem listing every refusal) or `failed` (with the reason)"""
     try:
-        state = read_job(db_session(), upload_id, Path(current_app.config["UPLOAD_DIR"]))
+        state = read_job(db_session(), upload_id, Path(this_app().config["UPLOAD_DIR"]))
     except NotFoundError:
         raise NotFound(f"No upload {upload_id!r}.") from None
     return Reply(json_body(job_view(state)), "")

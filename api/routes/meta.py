@@ -6,9 +6,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, redirect, url_for
 
 from api.areas import Area
+from api.context import this_request
 from api.description.openapi import build_openapi
 from api.operations import Outcome
 
@@ -86,4 +87,4 @@ def get_docs_script(values: dict[str, Any]) -> Response:
     response.add_etag()
     response.cache_control.public = True
     response.cache_control.max_age = SCRIPT_MAX_AGE_SECONDS
-    return response.make_conditional(request)
+    return response.make_conditional(this_request())
