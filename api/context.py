@@ -2,6 +2,7 @@
 
 The one way to them in api/: no other module imports `flask.request`, `g` or `current_app`
 (tests/test_architecture.py), so that the answer's path and the rest reach them alike.
+`_get_current_object` is watched by tests/test_library_canaries.py.
 
 `flask.request`, `g` and `current_app` are proxies: every attribute read through one finds the context
 again, about ten times the cost of reading the attribute itself, and a remembered paid answer read

@@ -127,6 +127,7 @@ def init_limits(app: Flask) -> None:
     # it; the service declares neither (the sign-up's decorators check their own limits), and the two
     # hooks cost more than the keyed count itself, so they are not registered: init_app registers
     # them only for an app that does not list the limiter among its extensions yet.
+    # (flask-limiter's own test of "already set up"; tests/test_library_canaries.py watches it.)
     app.extensions.setdefault("limiter", set()).add(limiter)
     limiter.init_app(app)
 

@@ -110,7 +110,8 @@ class QueuedStderrHandler(logging.Handler):
         self._pid = 0
 
     def handle(self, record: logging.LogRecord) -> bool:
-        """Handler.handle without the handler's lock: the queue is safe from any thread already."""
+        """Handler.handle without the handler's lock: the queue is safe from any thread already
+        (tests/test_library_canaries.py watches that logging still calls it)."""
         if self.filter(record):
             self.emit(record)
         return True
@@ -233,7 +234,8 @@ def log_request(response: Response) -> Response:
     if sink is not None:
         sink.put_line(line)
     else:
-        # Logger.log would first walk the stack to find the caller, which the line does not show.
+        # Logger.log would first walk the stack to find the caller, which the line does not show
+        # (tests/test_library_canaries.py watches the record made by hand).
         access_log.handle(access_log.makeRecord(access_log.name, level, __file__, 0, line, None, None))
     return response
 

@@ -41,7 +41,8 @@ class Base(DeclarativeBase):
 
 
 class StorePool(QueuePool):
-    """The connection pool, whose wait for a free connection ends in the store's own error."""
+    """The connection pool, whose wait for a free connection ends in the store's own error (`_do_get`
+    is QueuePool's internal step: tests/test_library_canaries.py fails when SQLAlchemy drops it)."""
 
     def _do_get(self):  # noqa: ANN202  (QueuePool's own hook)
         try:
