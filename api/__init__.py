@@ -64,7 +64,7 @@ def configure_addresses(app: Flask) -> None:
 
 class ApiFlask(Flask):
     """Flask, asking once per function whether a view or hook is a coroutine. Flask asks `inspect` again
-    for every hook of every request (`ensure_sync`, its documented point of change), which is a tenth
+    for every hook of every request (`ensure_sync`, its documented point of change), a measurable part
     of the framework's own work on a remembered paid answer; none of the API's functions is one.
     tests/test_library_canaries.py fails when Flask stops asking it."""
 

@@ -43,7 +43,7 @@ def redact_keys(text: str) -> str:
 
 # A word each of the three rules above needs, lower-cased. In ASCII text, which lower-cases exactly as
 # the rules' case-insensitive matching reads it, a text with none of them has nothing to redact: it
-# is given back without running the rules (a tenth of a paid answer's work, for every access line).
+# is given back without running the rules (for every access line, on every paid answer).
 SECRET_WORDS = ("gk_", "apikey", "token", "authorization")
 
 
@@ -243,8 +243,8 @@ def log_request(response: Response) -> Response:
 def _only_queue(level: int) -> QueuedStderrHandler | None:
     """The queue of standard error when it alone would write an access line of `level` (the server's own
     set-up, `configure_logging`): the line is then put on it as it is, without the LogRecord that logging
-    would build, fill (time, thread, process) and format back into the same text, a tenth of a remembered
-    answer's work. Anywhere else (handlers of the host process, a test capturing records), None."""
+    would build, fill (time, thread, process) and format back into the same text, a measurable part of a
+    remembered answer's work. Anywhere else (handlers of the host process, a test capturing records), None."""
     found: list[logging.Handler] = []
     logger: logging.Logger | None = access_log
     while logger is not None:

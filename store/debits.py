@@ -22,7 +22,8 @@ class Debits:
     On PostgreSQL a pooled connection in autocommit: one round trip, during which the worker's other
     requests go on. On SQLite one connection of this process, kept open and used by one request at a
     time: SQLite lets one connection write at a time anyway, and its calls hold the worker until they
-    return, so a pool's checkout and its reset on checkin (a third of the debit) would buy nothing."""
+    return, so a pool's checkout and its reset on checkin (a large part of the debit's own cost) would buy
+    nothing."""
 
     def __init__(self, engine: Engine, *, owns_engine: bool = False):
         self._engine = engine

@@ -23,8 +23,8 @@ def public_base() -> str:
 
 @functools.lru_cache(maxsize=64)
 def _root_url(scheme: str, host: str, root_path: str) -> str:
-    # `this_request().url_root`, worked out once per host: a server answers to few, and every next-page link
-    # starts with it (a tenth of a remembered page's work when made again for each).
+    # The request's `url_root`, worked out once per host: a server answers to few, and every next-page
+    # link starts with it (made again for each, it was a measurable part of a remembered page's work).
     return get_current_url(scheme, host, root_path).rstrip("/")
 
 
