@@ -13,6 +13,7 @@ from api.answers import AnswerCache
 from api.areas import install
 from api.bodies import MAX_BODY_BYTES
 from api.config import ensure_sqlite_dir, load_config
+from api.cursor_key import CursorKey
 from api.db import close_session
 from api.errors import register_error_handlers
 from api.keycache import CallerCache
@@ -63,8 +64,9 @@ def configure_addresses(app: Flask) -> None:
 
 class ApiFlask(Flask):
     """Flask, asking once per function whether a view or hook is a coroutine. Flask asks `inspect` again
-    for every hook of every request (`ensure_sync`, its documented point of change), which is a tenth
-    of the framework's own work on a remembered paid answer; none of the API's functions is one."""
+    for every hook of every request (`ensure_sync`, its documented point of change), a measurable part
+    of the framework's own work on a remembered paid answer; none of the API's functions is one.
+    tests/test_library_canaries.py fails when Flask stops asking it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -104,6 +106,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         pool_size=app.config["DB_POOL_SIZE"])
     app.extensions["gosterge.callers"] = CallerCache(engine, trust_seconds=app.config["KEY_CACHE_MS"] / 1000)
     app.extensions["gosterge.totals"] = TotalCache()
+    app.extensions["gosterge.cursor_key"] = CursorKey(app.config["CURSOR_SECRET"])
     if app.config["ANSWER_CACHE_BYTES"] > 0:
         app.extensions["gosterge.answers"] = AnswerCache(app.config["ANSWER_CACHE_BYTES"])
 

@@ -8,8 +8,11 @@
         The description.'''
 
 A keyed operation runs behind the guard (api/guard.py: 401 → 403 → 429 → 400 → 402 → answer) and its
-handler gets the parsed parameters; a public one (no key: sign-up, probes, this document) is the Flask
-view itself. Each area keeps its own operations; `install` registers an app's areas, and the OpenAPI
+handler gets the parsed parameters; a public one (no key: sign-up, probes, this document) is checked
+against its rate limits (`limits`, flask-limiter's decorators), then parsed the same way. Query
+parameters, a JSON `body` or a `form`, and path parameters are all parsed from the declaration
+(api/declared.py) before the handler runs, and the document's parameters and request body are built
+from the same declaration. Each area keeps its own operations; `install` registers an app's areas, and the OpenAPI
 document describes the operations of the app it is built for."""
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from api.guard import guarded_view
+from api.bodies import Field, form_body_schema, request_body_schema
+from api.guard import guarded_view, public_view
 from api.operations import OPERATIONS, Operation, Outcome
-from api.params import Check, Param
-from api.transport.csvpages import FORMAT
+from api.params import FORMAT, Check, Param
 from store.keys import Caller
 
 
@@ -49,10 +52,13 @@ class Area:
     def route(self, method: str, rule: str, *, public: bool = False, params: Iterable[Param] = (),
               checks: Iterable[Check] = (), path_params: Iterable[Param] = (), outcomes: Iterable[Outcome] = (),
               problems: Iterable[int] = (), extra_statuses: Iterable[int] = (), required: Iterable[str] = (),
+              body: Iterable[Field] = (), form: Iterable[Param] = (), limits: Iterable[Any] = (),
               **options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Declare the decorated function as the operation `method rule`. Its docstring's first line
         is the summary, the rest the description; its name is the operation id and the endpoint."""
-        params = tuple(params)
+        params, body, form = tuple(params), tuple(body), tuple(form)
+        if body or form:  # the document's request body, from the same fields that parse it
+            options["request_body"] = request_body_schema(body) if body else form_body_schema(form)
         if not public and any(p.name == "cursor" for p in params):
             params = (*params, FORMAT)  # every paged collection also answers as CSV
 
@@ -63,10 +69,10 @@ class Area:
                 tag=self.tag, summary=summary.strip(), description=description.strip(), public=public,
                 api=self.api, params=params, checks=tuple(checks), path_params=tuple(path_params),
                 outcomes=tuple(outcomes), problems=tuple(problems), extra_statuses=tuple(extra_statuses),
-                required=frozenset(required), **options)
+                required=frozenset(required), body=body, form=form, **options)
             self.operations.append(operation)
             if public:
-                view = handler
+                view = public_view(operation, handler, tuple(limits))
             else:
                 view = guarded_view(operation, handler, data_version=self.data_version)
             self.blueprint.add_url_rule(rule, endpoint=handler.__name__, view_func=view, methods=[method])

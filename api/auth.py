@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import current_app
-
-from api.context import request_state, this_request
+from api.context import request_state, this_app, this_request
 from api.keycache import callers
-from api.params import may_name
 from api.problems import Forbidden, InvalidParameters, Unauthorized
+from api.transport.query import may_name
 from store.keys import Caller
 
 # The `api` of an operation any valid key may call, whatever APIs it holds (/v1/account).
@@ -18,7 +16,7 @@ ANY_API = "any"
 
 def now() -> datetime:
     """The service's clock; tests inject their own through the CLOCK setting."""
-    clock = current_app.config.get("CLOCK")
+    clock = this_app().config.get("CLOCK")
     return clock() if clock else datetime.now(UTC)
 
 

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import request
-
+from api.context import this_request
 from api.problems import InvalidParameters, UnsupportedMediaType
 from store.plaintext import hidden_character
 from store.reference.apis import APIS
@@ -30,9 +29,9 @@ class Field:
 
 def parse_json(fields: list[Field]) -> dict[str, Any]:
     """The request's JSON object, each field parsed; 415 for another media type, 400 listing every bad field."""
-    if request.mimetype != "application/json":
+    if this_request().mimetype != "application/json":
         raise UnsupportedMediaType("Send the body as application/json.")
-    raw = request.get_data(cache=False)
+    raw = this_request().get_data(cache=False)
     if len(raw) > MAX_JSON_BYTES:
         raise InvalidParameters([{"parameter": "body", "message": f"larger than {MAX_JSON_BYTES} bytes"}])
     try:
@@ -75,11 +74,19 @@ def _hidden_character(value: Any) -> str | None:
     return None
 
 
-def request_body_schema(fields: list[Field]) -> dict[str, Any]:
+def request_body_schema(fields: list[Field] | tuple[Field, ...]) -> dict[str, Any]:
     """The OpenAPI requestBody of a JSON object with these fields."""
     schema = {"type": "object", "additionalProperties": False, "properties": {f.name: f.schema for f in fields},
               "required": [f.name for f in fields if f.required]}
     return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def form_body_schema(fields: tuple[Any, ...]) -> dict[str, Any]:
+    """The OpenAPI requestBody of a form (application/x-www-form-urlencoded) whose every field is required;
+    `fields` are query-style parameters (api/params.py `Param`)."""
+    schema = {"type": "object", "required": [f.name for f in fields],
+              "properties": {f.name: {**f.schema, "description": f.description} for f in fields}}
+    return {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": schema}}}
 
 
 def whole_number(low: int, high: int) -> Callable[[Any], int]:

@@ -1,8 +1,12 @@
 """The request being answered, its globals and the app answering it, reached without Flask's proxies.
 
+The one way to them in api/: no other module imports `flask.request`, `g` or `current_app`
+(tests/test_architecture.py), so that the answer's path and the rest reach them alike.
+`_get_current_object` is watched by tests/test_library_canaries.py.
+
 `flask.request`, `g` and `current_app` are proxies: every attribute read through one finds the context
-again, about ten times the cost of reading the attribute itself, and a remembered paid answer read
-them some thirty times, a tenth of its own work. The helpers here find the object once per call
+again, several times the cost of reading the attribute itself, and a remembered paid answer read
+them often enough for it to show in a profile. The helpers here find the object once per call
 (`_get_current_object`, the proxies' documented way to their object); code on the answer's path binds
 what they return when it needs more than one attribute.
 """

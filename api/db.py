@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import logging
 
-from flask import current_app, g, request
 from sqlalchemy.orm import Session
 
-from api.context import request_state
+from api.context import request_state, this_app, this_request
 from store.db import WRITES
 from store.errors import StoreError
 
@@ -15,12 +14,13 @@ log = logging.getLogger("gosterge.db")
 
 
 def db_session() -> Session:
-    if "db_session" not in g:
+    state = request_state()
+    if "db_session" not in state:
         # A request that may change something writes after reading: its transactions take the
         # write lock first on SQLite (store/db.py, WRITES).
-        writes = request.method not in ("GET", "HEAD")
-        g.db_session = current_app.extensions["gosterge.sessions"](execution_options={WRITES: writes})
-    return g.db_session
+        writes = this_request().method not in ("GET", "HEAD")
+        state.db_session = this_app().extensions["gosterge.sessions"](execution_options={WRITES: writes})
+    return state.db_session
 
 
 def close_session(_exc: BaseException | None = None) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, g
+from flask import Flask, Response
 from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, SecurityError
 
+from api.context import request_state
 from api.limits import rate_limited_problem
 from api.problems import (
     InternalError,
@@ -45,7 +46,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(StoreError)
     def _store(exc: StoreError) -> Response:
-        log.warning("store failure (request %s): %s", g.get("request_id"), exc)
+        log.warning("store failure (request %s): %s", request_state().get("request_id"), exc)
         return render_problem(store_problem(exc))
 
     @app.errorhandler(HTTPException)
@@ -72,5 +73,5 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:
-        log.exception("unexpected error (request %s)", g.get("request_id"))
-        return render_problem(InternalError(f"Unexpected error; quote request id {g.get('request_id')} when reporting it."))
+        log.exception("unexpected error (request %s)", request_state().get("request_id"))
+        return render_problem(InternalError(f"Unexpected error; quote request id {request_state().get('request_id')} when reporting it."))

@@ -3,21 +3,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response
 from werkzeug.http import quote_etag
 
 from api.answers import Answer, answers, compute_answer, request_target
 from api.auth import authenticate, require_api
-from api.context import extension, request_state, this_request
+from api.context import extension, request_state, this_app, this_request
 from api.db import close_session, db_session
+from api.declared import parse_path, parse_sent
 from api.keycache import callers
 from api.limits import count_unkeyed_request, keyed_limit, refund_hit
 from api.operations import Operation, Reply
-from api.params import parse_args
-from api.problems import PaymentRequired, Unauthorized
+from api.problems import InvalidParameters, NotFound, PaymentRequired, Problem, Unauthorized
 from api.transport.compression import selected_etag
 from api.transport.conditional import compute_etag, matches, not_modified
 from api.transport.csvpages import CSV_MEDIA_TYPE, csv_columns, render_csv, wants_csv
@@ -35,9 +36,9 @@ def guarded_view(operation: Operation, handler: Callable[..., Reply], *,
     columns = csv_columns(operation.response_schema) if operation.paged else None
 
     def read(path_values: dict[str, Any]) -> Answer:
-        values = parse_args(request.args.to_dict(flat=False), operation.params, checks=operation.checks)
+        values = parse_sent(operation)
         _check_credits(operation.cost)
-        reply = handler(values, **path_values)
+        reply = handler(values, **parse_path(operation, path_values))
         return Answer(reply.body.encode(), compute_etag(reply.body, reply.version),
                       page_meta(reply.body) if operation.paged else None)
 
@@ -60,20 +61,48 @@ def guarded_view(operation: Operation, handler: Callable[..., Reply], *,
         except Unauthorized:
             count_unkeyed_request()  # 429 once the client's address has spent the default rate
             raise
-        require_api(caller, operation.api)
-        return limited(**path_values)
+        try:
+            require_api(caller, operation.api)
+            return limited(**path_values)
+        except Problem as problem:
+            if operation.cost:  # every answer of a paid endpoint that knew the key says its credits
+                problem.headers.setdefault(CREDITS_HEADER, str(request_state().api_key.credits))
+            raise
 
     view.__name__ = operation.operation_id
     return view
 
 
+def public_view(operation: Operation, handler: Callable[..., Response],
+                limits: Sequence[Callable[[Callable[..., Response]], Callable[..., Response]]] = ()
+                ) -> Callable[..., Response]:
+    """The Flask view of a public operation: its rate limits (429), then its parameters and body
+    (400) and path (404) parsed by its declaration, then `handler`; a page answers those as pages."""
+
+    @functools.wraps(handler)
+    def parsed(**path_values: Any) -> Response:
+        try:
+            values = parse_sent(operation)
+            path = parse_path(operation, path_values)
+        except (InvalidParameters, NotFound) as problem:
+            if operation.problem_page is None:
+                raise
+            return operation.problem_page(problem)
+        return handler(values, **path)
+
+    view = parsed
+    for limit in reversed(limits):  # the first one listed is checked first
+        view = limit(view)
+    return view
+
+
 def _change(operation: Operation, handler: Callable[..., Reply], path_values: dict[str, Any]) -> Response:
-    """A POST: parameters, then the handler, as one unit of work committed after it answered."""
-    values = parse_args(request.args.to_dict(flat=False), operation.params, checks=operation.checks)
+    """A POST: parameters and body, then the handler, as one unit of work committed after it answered."""
+    values = parse_sent(operation)
     # End the read transaction of the checks first: on SQLite a read snapshot cannot be upgraded to a
     # write once another writer (a release load, say) has committed.
     db_session().commit()
-    reply = handler(values, **path_values)
+    reply = handler(values, **parse_path(operation, path_values))
     # What the handler wrote is committed here, after it returned an answer (an error rolls it back,
     # api/db.py).
     db_session().commit()
@@ -164,5 +193,5 @@ def _payment_required(cost: int, credits: int) -> PaymentRequired:
         f"This call costs {cost} credit(s); the key does not hold enough.",
         headers={CREDITS_HEADER: str(max(credits, 0))},
         credits_required=cost,
-        upgrade_url=current_app.config["UPGRADE_URL"],
+        upgrade_url=this_app().config["UPGRADE_URL"],
     )

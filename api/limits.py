@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse
 
-from api.context import extension, request_state
+from api.context import extension, request_state, this_app, this_request
 from api.problems import RateLimited
 
 SHARED_SCOPE = "keyed-api"
@@ -45,7 +45,7 @@ return {count, left}
 # The sign-up's limits, through flask-limiter's decorators. When Redis is unreachable the limiter
 # falls back to per-process memory and logs a warning rather than failing requests.
 limiter = Limiter(
-    key_func=lambda: f"addr:{request.remote_addr}",
+    key_func=lambda: f"addr:{this_request().remote_addr}",
     strategy="fixed-window",
     headers_enabled=False,
     in_memory_fallback_enabled=True,
@@ -127,6 +127,7 @@ def init_limits(app: Flask) -> None:
     # it; the service declares neither (the sign-up's decorators check their own limits), and the two
     # hooks cost more than the keyed count itself, so they are not registered: init_app registers
     # them only for an app that does not list the limiter among its extensions yet.
+    # (flask-limiter's own test of "already set up"; tests/test_library_canaries.py watches it.)
     app.extensions.setdefault("limiter", set()).add(limiter)
     limiter.init_app(app)
 
@@ -159,7 +160,7 @@ def keyed_limit(view: Callable[..., Response]) -> Callable[..., Response]:
             retry_after = max(1, seconds_to_reset(math.ceil(window.end), window.seconds))
             raise RateLimited(f"Rate limit exceeded; retry in {retry_after} s.",
                               headers={"Retry-After": str(retry_after)}, retry_after=retry_after,
-                              upgrade_url=current_app.config["UPGRADE_URL"])
+                              upgrade_url=this_app().config["UPGRADE_URL"])
         return view(*args, **kwargs)
 
     return limited
@@ -214,12 +215,12 @@ def add_limit_headers(response: Response) -> Response:
 def count_unkeyed_request() -> None:
     """A request with no key or an unknown key counts against the default rate of its client address,
     so that guessing keys or polling without one is limited like any keyed client; past it, 429."""
-    window = count_hit(f"addr:{request.remote_addr or ''}", UNKEYED_SCOPE, current_app.config["DEFAULT_RATE"])
+    window = count_hit(f"addr:{this_request().remote_addr or ''}", UNKEYED_SCOPE, this_app().config["DEFAULT_RATE"])
     if window.count > window.amount:
         retry_after = max(1, math.ceil(window.end - time.time()))
         raise RateLimited(f"Too many requests without a valid key from this address; retry in {retry_after} s.",
                           headers={"Retry-After": str(retry_after)}, retry_after=retry_after,
-                          upgrade_url=current_app.config["UPGRADE_URL"])
+                          upgrade_url=this_app().config["UPGRADE_URL"])
 
 
 def rate_limited_problem(_exc: RateLimitExceeded) -> RateLimited:
@@ -234,5 +235,5 @@ def rate_limited_problem(_exc: RateLimitExceeded) -> RateLimited:
         f"Rate limit exceeded; retry in {retry_after} s.",
         headers={"Retry-After": str(retry_after)},
         retry_after=retry_after,
-        upgrade_url=current_app.config["UPGRADE_URL"],
+        upgrade_url=this_app().config["UPGRADE_URL"],
     )

@@ -43,7 +43,7 @@ def redact_keys(text: str) -> str:
 
 # A word each of the three rules above needs, lower-cased. In ASCII text, which lower-cases exactly as
 # the rules' case-insensitive matching reads it, a text with none of them has nothing to redact: it
-# is given back without running the rules (a tenth of a paid answer's work, for every access line).
+# is given back without running the rules (for every access line, on every paid answer).
 SECRET_WORDS = ("gk_", "apikey", "token", "authorization")
 
 
@@ -110,7 +110,8 @@ class QueuedStderrHandler(logging.Handler):
         self._pid = 0
 
     def handle(self, record: logging.LogRecord) -> bool:
-        """Handler.handle without the handler's lock: the queue is safe from any thread already."""
+        """Handler.handle without the handler's lock: the queue is safe from any thread already
+        (tests/test_library_canaries.py watches that logging still calls it)."""
         if self.filter(record):
             self.emit(record)
         return True
@@ -233,7 +234,8 @@ def log_request(response: Response) -> Response:
     if sink is not None:
         sink.put_line(line)
     else:
-        # Logger.log would first walk the stack to find the caller, which the line does not show.
+        # Logger.log would first walk the stack to find the caller, which the line does not show
+        # (tests/test_library_canaries.py watches the record made by hand).
         access_log.handle(access_log.makeRecord(access_log.name, level, __file__, 0, line, None, None))
     return response
 
@@ -241,8 +243,8 @@ def log_request(response: Response) -> Response:
 def _only_queue(level: int) -> QueuedStderrHandler | None:
     """The queue of standard error when it alone would write an access line of `level` (the server's own
     set-up, `configure_logging`): the line is then put on it as it is, without the LogRecord that logging
-    would build, fill (time, thread, process) and format back into the same text, a tenth of a remembered
-    answer's work. Anywhere else (handlers of the host process, a test capturing records), None."""
+    would build, fill (time, thread, process) and format back into the same text, a measurable part of a
+    remembered answer's work. Anywhere else (handlers of the host process, a test capturing records), None."""
     found: list[logging.Handler] = []
     logger: logging.Logger | None = access_log
     while logger is not None:

@@ -4,12 +4,16 @@ read by the guard (api/guard.py) and by the OpenAPI document (api/description/op
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, Response
 
+from api.bodies import Field
+from api.context import this_app
 from api.params import Check, Param
+from api.problems import Problem
 
 OPERATIONS = "gosterge.operations"
 
@@ -54,13 +58,17 @@ class Operation:
     response_schema: str = ""
     extra_statuses: tuple[int, ...] = ()
     links: dict[str, Any] = field(default_factory=dict)
-    request_body: dict[str, Any] | None = None
+    request_body: dict[str, Any] | None = None  # derived from `body` or `form`; written only for a file upload
+    body: tuple[Field, ...] = ()  # the fields of a JSON body
+    form: tuple[Param, ...] = ()  # the fields of a form body (application/x-www-form-urlencoded), all required
     success_status: int = 200
     media_type: str = "application/json"
     # Public operations: their answers and the problems they may send, as documented.
     outcomes: tuple[Outcome, ...] = ()
     problems: tuple[int, ...] = ()
-    required: frozenset[str] = frozenset()  # public query parameters the operation cannot do without
+    required: frozenset[str] = frozenset()  # query parameters the operation cannot do without
+    # A public page (HTML) answers its 400 and 404 as pages rather than problem documents.
+    problem_page: Callable[[Problem], Response] | None = None
 
     @property
     def paged(self) -> bool:
@@ -70,7 +78,7 @@ class Operation:
 
 def app_operations(app: Flask | None = None) -> list[Operation]:
     """The operations `app` (by default the current one) serves, in the order they were installed."""
-    return (app or current_app).extensions[OPERATIONS]
+    return (app or this_app()).extensions[OPERATIONS]
 
 
 def json_body(data: Any) -> str:

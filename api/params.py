@@ -32,15 +32,10 @@ class Param:
     # The schema as the document is built, where the accepted values depend on the data served
     # (the years of `period` end with the latest year of the release).
     current_schema: Callable[[], dict[str, Any]] | None = None
+    noun: str = ""  # a path parameter: what its value names, for the 404 of a value that names nothing
 
     def document_schema(self) -> dict[str, Any]:
         return self.current_schema() if self.current_schema else self.schema
-
-
-def may_name(query: str, name: str) -> bool:
-    """Whether the raw query string may hold parameter `name` (a plain name): False only when parsing it
-    certainly would not find it, so that a request need not parse its query to learn it is absent."""
-    return name in query or "%" in query
 
 
 def enum_param(name: str, values: Iterable[str], description: str, default: str | None = None) -> Param:
@@ -150,6 +145,14 @@ def _instant(raw: str, *, end_of_day: bool) -> datetime:
     return value.astimezone(UTC)
 
 
+# Every paged collection takes it (api/areas.py); the representation is chosen by
+# api/transport/csvpages.py. Not a filter: a cursor from a JSON page carries on in CSV and back.
+FORMAT = replace(enum_param("format", ["json", "csv", "csv-raw"],
+                            "`csv` for the page's items as CSV (as `Accept: text/csv`); the paging headers are "
+                            "the same. A text cell that a spreadsheet would run as a formula (starting with "
+                            "`=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, as the "
+                            "dashboard's downloads do; `csv-raw` gives every cell exactly as served in JSON. "
+                            "Default: JSON, or CSV when `Accept` prefers `text/csv`."), filter=False)
 LIMIT = replace(int_param("limit", 1, MAX_LIMIT, "Items per page.", default=DEFAULT_LIMIT), filter=False)
 
 
@@ -167,46 +170,31 @@ def paging(valid_position: Callable[[Any], bool]) -> tuple[Param, Param]:
                    "The `next_cursor` of the previous page, sent with the same filters.", parse, filter=False)
     return LIMIT, cursor
 
-Check = Callable[[dict[str, Any]], list[dict[str, str]]]
+Check = Callable[["Values"], list[dict[str, str]]]
 
 
 class Values(dict[str, Any]):
     """The parsed parameters of a request, by name, with the rules they were parsed by (a page's
-    cursor is bound to the values of the rules marked as filters)."""
+    cursor is bound to the values of the rules marked as filters) and the names that failed (a check
+    that reads one of them has nothing to check: the name is listed already)."""
 
     params: tuple[Param, ...] = ()
+    failed: frozenset[str] = frozenset()
 
 
-def parse_args(args: Mapping[str, list[str]], params: Iterable[Param], *, checks: Iterable[Check] = ()) -> Values:
-    """Parse query arguments (name -> every value given) or raise one 400 listing every problem."""
+def parse_args(args: Mapping[str, list[str]], params: Iterable[Param], *, checks: Iterable[Check] = (),
+               required: Iterable[str] = ()) -> Values:
+    """Parse query arguments (name -> every value given) or raise one 400 listing every problem: every
+    bad or missing parameter, and what the checks across parameters find in the others."""
     rules = {p.name: p for p in params}
-    errors: list[dict[str, str]] = []
     values = Values({p.name: p.default for p in rules.values()})
     values.params = tuple(rules.values())
-    for name, given in args.items():
-        if name in ALWAYS_ALLOWED:
-            continue
-        rule = rules.get(name)
-        if rule is None:
-            allowed = ", ".join(rules) or "none"
-            errors.append({"parameter": name, "message": f"unknown parameter; this endpoint takes: {allowed}"})
-        elif len(given) != 1:
-            errors.append({"parameter": name, "message": "given more than once"})
-        elif len(given[0]) > MAX_VALUE_CHARS:
-            errors.append({"parameter": name, "message": f"longer than {MAX_VALUE_CHARS} characters"})
-        elif given[0] == "":
-            errors.append({"parameter": name, "message": "is empty"})
-        elif any(ord(c) < 32 or ord(c) == 127 for c in given[0]):
-            # PostgreSQL refuses NUL in text; no parameter has a use for control characters.
-            errors.append({"parameter": name, "message": "must not contain control characters"})
-        else:
-            try:
-                values[name] = rule.parse(given[0])
-            except ValueError as exc:
-                errors.append({"parameter": name, "message": str(exc)})
-    if not errors:
-        for check in checks:
-            errors.extend(check(values))
+    errors = [error for name, given in args.items() if name not in ALWAYS_ALLOWED
+              for error in _parse_one(name, given, rules, values)]
+    errors += [{"parameter": name, "message": "is required"} for name in required if name not in args]
+    values.failed = frozenset(e["parameter"] for e in errors)
+    for check in checks:
+        errors += [e for e in check(values) if e["parameter"] not in values.failed]
     if not errors and values.get("cursor") is not None:
         if values["cursor"].filters_digest != filters_digest(cursor_filters(values, rules.values())):
             errors.append({"parameter": "cursor", "message": "was issued for other filters; send the same filters"})
@@ -214,3 +202,41 @@ def parse_args(args: Mapping[str, list[str]], params: Iterable[Param], *, checks
         raise InvalidParameters(errors)
     return values
 
+
+def _parse_one(name: str, given: list[str], rules: Mapping[str, Param], values: Values) -> list[dict[str, str]]:
+    """Parse one parameter into `values`; its problem, if any."""
+    rule = rules.get(name)
+    if rule is None:
+        allowed = ", ".join(rules) or "none"
+        return [{"parameter": name, "message": f"unknown parameter; this endpoint takes: {allowed}"}]
+    if len(given) != 1:
+        return [{"parameter": name, "message": "given more than once"}]
+    raw = given[0]
+    if len(raw) > MAX_VALUE_CHARS:
+        return [{"parameter": name, "message": f"longer than {MAX_VALUE_CHARS} characters"}]
+    if raw == "":
+        return [{"parameter": name, "message": "is empty"}]
+    if any(ord(c) < 32 or ord(c) == 127 for c in raw):
+        # PostgreSQL refuses NUL in text; no parameter has a use for control characters.
+        return [{"parameter": name, "message": "must not contain control characters"}]
+    try:
+        values[name] = rule.parse(raw)
+    except ValueError as exc:
+        return [{"parameter": name, "message": str(exc)}]
+    return []
+
+
+def path_param(name: str, schema: dict[str, Any], description: str, noun: str) -> Param:
+    """A path parameter, parsed by its documented schema: a whole number within its bounds, or text of
+    its pattern. A value outside them names nothing (the guard answers 404)."""
+
+    def parse(raw: str) -> Any:
+        if schema["type"] == "integer":
+            if not re.fullmatch(r"[0-9]{1,10}", raw) or not schema["minimum"] <= int(raw) <= schema["maximum"]:
+                raise ValueError(f"must be a whole number from {schema['minimum']} to {schema['maximum']}")
+            return int(raw)
+        if not re.fullmatch(schema["pattern"], raw):
+            raise ValueError("does not have the documented form")
+        return raw
+
+    return Param(name, schema, description, parse, noun=noun)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
+
+from api.context import this_app
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -95,15 +97,8 @@ class NotReady(Problem):
     status, slug, title = 503, "not_ready", "Not ready"
 
 
-ALL_PROBLEMS: list[type[Problem]] = [
-    InvalidParameters, Unauthorized, PaymentRequired, Forbidden, NotFound, MethodNotAllowed, Gone,
-    PayloadTooLarge, UnsupportedMediaType, RateLimited, InternalError, UpstreamError, UpstreamAuth,
-    UpstreamTimeout, NotReady,
-]
-
-
 def problem_type(slug: str) -> str:
-    return f"{current_app.config['PROBLEM_BASE'].rstrip('/')}/{slug}"
+    return f"{this_app().config['PROBLEM_BASE'].rstrip('/')}/{slug}"
 
 
 def problem_body(*, slug: str, title: str, status: int, detail: str | None,

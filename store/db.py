@@ -41,7 +41,8 @@ class Base(DeclarativeBase):
 
 
 class StorePool(QueuePool):
-    """The connection pool, whose wait for a free connection ends in the store's own error."""
+    """The connection pool, whose wait for a free connection ends in the store's own error (`_do_get`
+    is QueuePool's internal step: tests/test_library_canaries.py fails when SQLAlchemy drops it)."""
 
     def _do_get(self):  # noqa: ANN202  (QueuePool's own hook)
         try:
@@ -148,14 +149,6 @@ def _unindexed(element: unindexed, compiler: Any, **kw: Any) -> str:
 @compiles(unindexed, "sqlite")
 def _unindexed_sqlite(element: unindexed, compiler: Any, **kw: Any) -> str:
     return "+" + compiler.process(element.column, **kw)
-
-
-def end_read_before_write(session: Session) -> None:
-    """End the session's read transaction where the database needs it before a write. On SQLite a
-    read snapshot cannot be upgraded to a write once another writer has committed; PostgreSQL's
-    read-committed UPDATE has no such limit, and skipping the commit saves two round trips."""
-    if session.get_bind().dialect.name == "sqlite":
-        session.commit()
 
 
 @contextmanager

@@ -1,6 +1,6 @@
 """A paid answer's debit: the one statement it makes when the key and the answer are known in the
 worker's memory (api/keycache.py, api/answers.py). The rule itself, one conditional UPDATE that never
-takes more credits than a key holds, is `store/keys.py` `_DEBIT`; here is only how it reaches the store."""
+takes more credits than a key holds, is `store/keys.py` `DEBIT`; here is only how it reaches the store."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sqlalchemy.engine import Dialect, Engine
 
 from store.db import create_store_engine
 from store.errors import InsufficientCreditsError, classify_database_error
-from store.keys import _DEBIT
+from store.keys import DEBIT
 
 
 class Debits:
@@ -22,7 +22,8 @@ class Debits:
     On PostgreSQL a pooled connection in autocommit: one round trip, during which the worker's other
     requests go on. On SQLite one connection of this process, kept open and used by one request at a
     time: SQLite lets one connection write at a time anyway, and its calls hold the worker until they
-    return, so a pool's checkout and its reset on checkin (a third of the debit) would buy nothing."""
+    return, so a pool's checkout and its reset on checkin (a large part of the debit's own cost) would buy
+    nothing."""
 
     def __init__(self, engine: Engine, *, owns_engine: bool = False):
         self._engine = engine
@@ -131,5 +132,5 @@ def open_debits(url: str, engine: Engine, *, statement_timeout_ms: int | None, p
 def _debit_sql(dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
     """The debit compiled once for the dialect: its SQL and the order of its positional parameters
     (None where the driver takes them by name)."""
-    compiled = _DEBIT.compile(dialect=dialect)
+    compiled = DEBIT.compile(dialect=dialect)
     return compiled.string, tuple(compiled.positiontup) if compiled.positiontup else None

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from store.errors import InsufficientCreditsError, NotFoundError
+from store.errors import NotFoundError
 from store.models import ApiKey, AuditEntry, DataVersion, Release, api_names
 from store.news import NEWS
 from store.times import as_utc
@@ -144,13 +144,6 @@ def read_versions(connection: Connection) -> Versions:
     return Versions(row[0], int(row[1] or 0))
 
 
-def find_caller(session: Session, key: str) -> Caller | None:
-    """The key presented, with the active release and the news version; None for an unknown key."""
-    # On the session's connection: a Core statement skips the ORM's per-statement work.
-    state, versions = read_key(session.connection(), hash_key(key))
-    return Caller.of(state, versions) if state is not None else None
-
-
 def get_key(session: Session, key_id: int) -> ApiKey:
     row = session.get(ApiKey, key_id)
     if row is None:
@@ -176,26 +169,15 @@ def add_credits(session: Session, key_id: int, amount: int) -> ApiKey:
     return get_key(session, key_id)
 
 
-_DEBIT = (
+# The debit: one conditional UPDATE, so that concurrent calls never overspend; RETURNING gives the
+# credits left after this debit, with no other request's debit between (store/debits.py runs it).
+DEBIT = (
     update(ApiKey)
     .where(ApiKey.id == bindparam("key_id"), ApiKey.credits >= bindparam("cost"))
     .values(credits=ApiKey.credits - bindparam("cost"))
     .returning(ApiKey.credits)
     .execution_options(synchronize_session=False)
 )
-
-
-def debit_credits(session: Session, key_id: int, cost: int) -> int:
-    """Take `cost` credits in one conditional UPDATE, so that concurrent calls never overspend; returns
-    the credits left after this debit (RETURNING: no other request's debit can come between)."""
-    return _debit(session.connection(), key_id, cost)
-
-
-def _debit(connection: Connection, key_id: int, cost: int) -> int:
-    left = connection.execute(_DEBIT, {"key_id": key_id, "cost": cost}).scalar()
-    if left is None:
-        raise InsufficientCreditsError(f"key {key_id} holds fewer than {cost} credits")
-    return int(left)
 
 
 def get_credits(session: Session, key_id: int) -> int:

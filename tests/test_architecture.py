@@ -124,3 +124,28 @@ def test_architecture_modules_stay_small():
     sizes = {module_name(p): len(p.read_text(encoding="utf-8").splitlines())
              for part in PARTS for p in (ROOT / part).rglob("*.py")}
     assert {m: n for m, n in sizes.items() if n > 420} == {}
+
+
+# api/transport/ moves bytes: what parses parameters is in api/params.py, and what reads the store
+# reaches it as one of the app's services (api/context.py `extension`), such as the cursor key.
+TRANSPORT_MAY_IMPORT = ("api.transport", "api.context", "api.description")
+
+
+def test_architecture_transport_parses_no_parameters_and_opens_no_session():
+    wrong = {f"{module} -> {target}" for module, targets in GRAPH.items() if module.startswith("api.transport")
+             for target in targets if not target.startswith(TRANSPORT_MAY_IMPORT)}
+    assert wrong == set()
+
+
+# One way to the request, its globals and the app in api/: api/context.py (docs/architecture.md).
+FLASK_PROXIES = {"request", "g", "current_app", "session"}
+
+
+def test_architecture_only_the_context_module_imports_flasks_proxies():
+    users = set()
+    for path in (ROOT / "api").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "flask":
+                if FLASK_PROXIES & {alias.name for alias in node.names}:
+                    users.add(module_name(path))
+    assert users == {"api.context"}

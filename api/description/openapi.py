@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import current_app
-
+from api.context import this_app
 from api.description.examples import add_examples
 from api.description.responses import problem_response
 from api.description.schemas import SCHEMAS
@@ -181,6 +180,8 @@ def _operation(spec: Operation) -> dict[str, Any]:
             responses["401"]["headers"] = {"WWW-Authenticate": {
                 "description": "`Bearer realm=\"gosterge\"`, with `error=\"invalid_token\"` when the key sent is "
                                "unknown, expired or revoked (RFC 6750).", "schema": {"type": "string"}}}
+        elif spec.cost:  # every answer of a paid endpoint that knew the key says its credits
+            responses[str(status)].setdefault("headers", {}).update(credits)
     parameters = [_parameter(p, "path", True) for p in spec.path_params]
     parameters += [_parameter(p, required=p.name in spec.required) for p in spec.params]
     if spec.method == "GET":
@@ -228,5 +229,5 @@ def build_openapi() -> dict[str, Any]:
             },
         },
     }
-    add_examples(document, problem_base=current_app.config["PROBLEM_BASE"])
+    add_examples(document, problem_base=this_app().config["PROBLEM_BASE"])
     return document

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, g
+from flask import Blueprint
 
 from api.areas import Area
 from api.auth import ANY_API
+from api.context import request_state
 from api.db import db_session
 from api.operations import Reply, json_body
 from store.keys import get_key
@@ -22,7 +23,7 @@ def get_account(values: dict[str, Any]) -> Reply:
     """The calling key: its id, APIs, credits left, rate and expiry
     Any valid key may read its own account, whichever API it holds; the call is free but counts
     against the key's rate limit like any other."""
-    caller = g.api_key  # read with the key check, in the same statement
+    caller = request_state().api_key  # read with the key check, in the same statement
     body = {"keyId": caller.id, "prefix": get_key(db_session(), caller.id).prefix, "apis": caller.api_list,
             "credits": caller.credits, "rate": caller.rate,
             "expiresAt": format_utc(caller.expires_at) if caller.expires_at else None}

@@ -8,17 +8,18 @@ from datetime import timedelta
 from typing import Any
 
 from email_validator import EmailNotValidError, validate_email
-from flask import Blueprint, Response, current_app, g, render_template_string, request
+from flask import Blueprint, Response, render_template_string
 
 from api.areas import Area
 from api.auth import authenticate, now
-from api.bodies import Field, api_names, parse_json
+from api.bodies import Field, api_names
+from api.context import request_state, this_app, this_request
 from api.db import db_session
 from api.limits import limiter
 from api.mail import recipient
 from api.operations import Outcome, json_body
-from api.params import Param
-from api.problems import Gone, InvalidParameters, NotFound, NotReady, Unauthorized, UpstreamError
+from api.params import Param, enum_param, path_param
+from api.problems import Gone, InvalidParameters, NotFound, NotReady, Problem, Unauthorized, UpstreamError
 from api.signup import MailUnavailableError, ask_for_key, collect_key, decide_request
 from api.transport.urls import public_url, untrusted_mail_links
 from store.accounts import DecisionError, GoneError, check_decision_token
@@ -26,13 +27,22 @@ from store.errors import NotFoundError
 from store.times import format_utc
 
 area = Area(Blueprint("accounts", __name__, url_prefix="/v1/accounts"), "Accounts")
-REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 REQUEST_ID_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"}
 REQUEST_ID_PROPERTY = {**REQUEST_ID_SCHEMA, "description": "The request's id."}
-REQUEST_ID_PARAM = Param("request_id", REQUEST_ID_SCHEMA, "The request's id, from the sign-up answer.")
+REQUEST_ID_PARAM = path_param("request_id", REQUEST_ID_SCHEMA, "The request's id, from the sign-up answer.",
+                              "request")
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _token(raw: str) -> str:
+    if not TOKEN_SHAPE.fullmatch(raw):
+        raise ValueError("must be 1 to 64 letters, digits, _ or -, as the link gave it")
+    return raw
+
+
 TOKEN = Param("token", {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"},
-              "The secret of the link or `poll_url`.")
-ACTION = Param("action", {"type": "string", "enum": ["approve", "refuse"]}, "What the link does: `approve` or `refuse`.")
+              "The secret of the link or `poll_url`.", _token)
+ACTION = enum_param("action", ["approve", "refuse"], "What the link does: `approve` or `refuse`.")
 PENDING = {"type": "string", "enum": ["pending"], "description": "Waiting for the mailbox owner's decision."}
 EXPIRES_AT = {"type": "string", "format": "date-time",
               "description": "When the request expires unless decided (RFC 3339, UTC)."}
@@ -69,7 +79,7 @@ FIELDS = [
 
 
 def _address_rate() -> str:
-    return current_app.config["SIGNUP_RATE_PER_ADDRESS"]
+    return this_app().config["SIGNUP_RATE_PER_ADDRESS"]
 
 
 def _json(data: dict[str, Any], status: int) -> Response:
@@ -87,37 +97,35 @@ VISITOR = re.compile(r"[A-Za-z0-9.:_-]{1,64}")
 
 def _visitor_keys() -> set[int]:
     # Checked to be ids at start (api/config.py).
-    return {int(part) for part in current_app.config["SIGNUP_VISITOR_KEYS"].split(",") if part.strip()}
+    return {int(part) for part in this_app().config["SIGNUP_VISITOR_KEYS"].split(",") if part.strip()}
 
 
 def _vouching_key() -> int | None:
     """The id of the valid key allowed to name visitors that names one, or None (once per request)."""
-    if "signup_key" not in g:
-        g.signup_key = None
+    state = request_state()
+    if "signup_key" not in state:
+        state.signup_key = None
         allowed = _visitor_keys()
-        if allowed and VISITOR.fullmatch(request.headers.get(VISITOR_HEADER, "")):
+        if allowed and VISITOR.fullmatch(this_request().headers.get(VISITOR_HEADER, "")):
             try:
                 key_id = authenticate().id
             except (Unauthorized, InvalidParameters):
                 key_id = None
-            g.signup_key = key_id if key_id in allowed else None
-    return g.signup_key
+            state.signup_key = key_id if key_id in allowed else None
+    return state.signup_key
 
 
 def _signup_bucket() -> str:
     key_id = _vouching_key()
     if key_id is None:
-        return f"signup:{request.remote_addr}"
-    return f"signup:key:{key_id}:{request.headers[VISITOR_HEADER]}"
+        return f"signup:{this_request().remote_addr}"
+    return f"signup:key:{key_id}:{this_request().headers[VISITOR_HEADER]}"
 
 
 def _key_rate() -> str:
-    return current_app.config["SIGNUP_RATE_PER_KEY"]
+    return this_app().config["SIGNUP_RATE_PER_KEY"]
 
 
-SIGNUP_BODY = {"required": True, "content": {"application/json": {"schema": {
-    "type": "object", "additionalProperties": False, "required": ["email", "apis"],
-    "properties": {f.name: f.schema for f in FIELDS}}}}}
 PENDING_ANSWER = Outcome(202, "Waiting for the owner's decision", {
     "type": "object", "required": ["id", "status", "poll_url", "expires_at"], "properties": {
         "id": REQUEST_ID_PROPERTY, "status": PENDING,
@@ -126,11 +134,11 @@ PENDING_ANSWER = Outcome(202, "Waiting for the owner's decision", {
         "expires_at": EXPIRES_AT}})
 
 
-@area.post("", public=True, request_body=SIGNUP_BODY, outcomes=[PENDING_ANSWER],
-           problems=[400, 413, 415, 429, 502, 503, 504])
-@limiter.limit(_address_rate, key_func=_signup_bucket)
-@limiter.limit(_key_rate, key_func=lambda: f"signup:key:{_vouching_key()}", exempt_when=lambda: _vouching_key() is None)
-def register() -> Response:
+@area.post("", public=True, body=FIELDS, outcomes=[PENDING_ANSWER], problems=[400, 413, 415, 429, 502, 503, 504],
+           limits=[limiter.limit(_address_rate, key_func=_signup_bucket),
+                   limiter.limit(_key_rate, key_func=lambda: f"signup:key:{_vouching_key()}",
+                                 exempt_when=lambda: _vouching_key() is None)])
+def register(body: dict[str, Any]) -> Response:
     """Ask for an API key; the mailbox owner approves by e-mail
     Rate-limited per client address (429). An e-mail address gets at most 3 approval mails a day;
     past them the answer is the same 202, but no mail goes out (the answer does not tell whether the
@@ -140,13 +148,12 @@ def register() -> Response:
     A server that does not know its public address (`GOSTERGE_PUBLIC_BASE_URL`) or host names
     (`GOSTERGE_TRUSTED_HOSTS`) answers 503 `not_ready`, whether it mails over SMTP or writes to its
     outbox: the mail's links and `poll_url` would otherwise follow the Host header the requester sent."""
-    refusal = untrusted_mail_links(current_app.config)
+    refusal = untrusted_mail_links(this_app().config)
     if refusal is not None:
         raise NotReady(f"Sign-up is switched off: {refusal}.")
-    body = parse_json(FIELDS)
     try:
-        pending = ask_for_key(db_session(), current_app.config, email=body["email"], apis=body["apis"],
-                              client_address=request.remote_addr or "", decision_url=_decision_url)
+        pending = ask_for_key(db_session(), this_app().config, email=body["email"], apis=body["apis"],
+                              client_address=this_request().remote_addr or "", decision_url=_decision_url)
     except MailUnavailableError:
         raise UpstreamError("The mail server cannot be reached, so nothing was registered; try again later.") from None
     return _json({"id": pending.id, "status": "pending",
@@ -159,7 +166,7 @@ def _decision_url(request_id: str, token: str) -> str:
 
 
 def _default_rate() -> str:
-    return current_app.config["DEFAULT_RATE"]
+    return this_app().config["DEFAULT_RATE"]
 
 
 def _no_store(response: Response) -> Response:
@@ -183,20 +190,18 @@ STILL_PENDING = Outcome(202, "Still waiting for the owner's decision", {
 
 
 @area.get("/<request_id>", public=True, path_params=[REQUEST_ID_PARAM], params=[TOKEN], required=["token"],
-          outcomes=[KEY_ANSWER, STILL_PENDING], problems=[404, 410, 429, 502, 504])
-@limiter.limit(_default_rate, key_func=lambda: f"poll:{request.remote_addr}")
-def poll_request(request_id: str) -> Response:
+          outcomes=[KEY_ANSWER, STILL_PENDING], problems=[400, 404, 410, 429, 502, 504],
+          limits=[limiter.limit(_default_rate, key_func=lambda: f"poll:{this_request().remote_addr}")])
+def poll_request(values: dict[str, Any], request_id: str) -> Response:
     """Poll a request: 202 pending, 200 with the key once, then 410
     The `poll_url` of the sign-up answer. While the owner has not decided: 202. After approval the
     first poll gets the key (200), and every later one 410, as after a refusal or once the request has
     expired. Answers are `Cache-Control: no-store`."""
-    config = current_app.config
-    if not REQUEST_ID.fullmatch(request_id):
-        raise NotFound("No request with that id and token.")
+    config = this_app().config
     # HEAD is safe: it says whether the key is ready (200) without handing it out into an empty body.
-    deliver = request.method != "HEAD"
+    deliver = this_request().method != "HEAD"
     try:
-        row, key = collect_key(db_session(), config, request_id, request.args.get("token", ""), deliver=deliver)
+        row, key = collect_key(db_session(), config, request_id, values["token"], deliver=deliver)
     except NotFoundError:
         raise NotFound("No request with that id and token.") from None
     except GoneError as exc:
@@ -234,12 +239,12 @@ def _page(status: int, heading: str, text: str, **form: Any) -> Response:
 
 
 def _decision_rate() -> str:
-    return current_app.config["DECISION_RATE_PER_ADDRESS"]
+    return this_app().config["DECISION_RATE_PER_ADDRESS"]
 
 
 # Opening the page and pressing its button share one allowance per address.
 decision_limit = limiter.shared_limit(_decision_rate, scope="decision",
-                                      key_func=lambda: f"decision:{request.remote_addr}")
+                                      key_func=lambda: f"decision:{this_request().remote_addr}")
 
 
 def _html(*answers: tuple[int, str]) -> list[Outcome]:
@@ -248,41 +253,38 @@ def _html(*answers: tuple[int, str]) -> list[Outcome]:
 
 PAGE_ANSWERS = _html((200, "The page"), (400, "Incomplete link"), (404, "Not a valid link"), (409, "Already decided"),
                      (410, "Expired"))
-DECISION_FORM = {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
-    "type": "object", "required": ["token", "action"], "properties": {
-        "token": {"type": "string", "description": "The secret of the e-mail's link."},
-        "action": {"type": "string", "enum": ["approve", "refuse"], "description": "The decision."}}}}}}
+def _problem_page(problem: Problem) -> Response:
+    """The decision page's own answers to a link with bad parameters (400) or an id that names nothing (404)."""
+    if isinstance(problem, InvalidParameters):
+        names = ", ".join(dict.fromkeys(e["parameter"] for e in problem.extra["errors"]))
+        return _page(400, "Incomplete link", f"The link is incomplete ({names}); open it from the e-mail again.")
+    return _page(404, "Not found", "This link is not valid.")
 
 
 @area.get("/<request_id>/decision", public=True, path_params=[REQUEST_ID_PARAM], params=[TOKEN, ACTION],
-          required=["token", "action"], outcomes=PAGE_ANSWERS, problems=[429, 502, 504])
-@decision_limit
-def decision_get(request_id: str) -> Response:
+          required=["token", "action"], outcomes=PAGE_ANSWERS, problems=[429, 502, 504],
+          limits=[decision_limit], problem_page=_problem_page)
+def decision_get(values: dict[str, Any], request_id: str) -> Response:
     """The page behind the e-mail's links (HTML): its button approves or refuses once
     Opening the link (GET) only shows the page, so a mail scanner that follows links decides nothing."""
-    return decision_page(request_id, request.args)
+    return decision_page(request_id, values)
 
 
-@area.post("/<request_id>/decision", public=True, path_params=[REQUEST_ID_PARAM], request_body=DECISION_FORM,
-           outcomes=PAGE_ANSWERS, problems=[429, 502, 504])
-@decision_limit
-def decision_post(request_id: str) -> Response:
+@area.post("/<request_id>/decision", public=True, path_params=[REQUEST_ID_PARAM], form=[TOKEN, ACTION],
+           outcomes=PAGE_ANSWERS, problems=[429, 502, 504], limits=[decision_limit], problem_page=_problem_page)
+def decision_post(values: dict[str, Any], request_id: str) -> Response:
     """The page behind the e-mail's links (HTML): its button approves or refuses once
     The page's button: approves or refuses the request, once."""
-    return decision_page(request_id, request.form)
+    return decision_page(request_id, values)
 
 
 def decision_page(request_id: str, source: Mapping[str, str]) -> Response:
     """The link in the e-mail opens a page; only its button (a POST) decides, so a mail scanner that
     follows links approves nothing."""
-    token, action = source.get("token", ""), source.get("action", "")
-    if action not in ("approve", "refuse"):
-        return _page(400, "Unknown action", "The link is incomplete; open it from the e-mail again.")
-    if not REQUEST_ID.fullmatch(request_id):
-        return _page(404, "Not found", "This link is not valid.")
+    token, action = source["token"], source["action"]
     session = db_session()
     try:
-        if request.method == "GET":
+        if this_request().method == "GET":
             row = check_decision_token(session, request_id, token, now=now())
             verb = "Approve" if action == "approve" else "Refuse"
             return _page(200, f"{verb} the key request", f"A key for {', '.join(row.apis.split(','))} was asked for "

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint
 
 from api.areas import Area
 from api.auth import now
@@ -16,14 +15,13 @@ from api.bodies import (
     Field,
     api_names,
     boolean,
-    parse_json,
-    request_body_schema,
     text,
     whole_number,
 )
+from api.context import request_state, this_app, this_request
 from api.db import db_session
 from api.operations import Reply, json_body
-from api.params import Param
+from api.params import path_param
 from api.problems import InvalidParameters, NotFound, UnsupportedMediaType, problem_body
 from api.transport.paging import page_envelope
 from loaders.procurement.jobs import JobState, read_job, receive_upload
@@ -39,9 +37,10 @@ area = Area(Blueprint("admin", __name__, url_prefix="/v1/admin"), "Admin", api="
 # Ids are INTEGER columns (32 bits on PostgreSQL): a larger id names nothing, so it is a 404, not a
 # value the database driver refuses with a 500.
 MAX_ID = 2**31 - 1
-KEY_ID = Param("key_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "Key id, from GET /v1/admin/keys.")
-RELEASE_ID = Param("release_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID},
-                   "Release id, from GET /v1/admin/releases.")
+KEY_ID = path_param("key_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                    "Key id, from GET /v1/admin/keys.", "key")
+RELEASE_ID = path_param("release_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                        "Release id, from GET /v1/admin/releases.", "release")
 
 
 def key_view(key: ApiKey) -> dict[str, Any]:
@@ -58,7 +57,7 @@ def release_view(release: Release) -> dict[str, Any]:
 
 
 def _audit(action: str, target: str, detail: str = "") -> None:
-    record_audit(db_session(), actor=f"key:{g.api_key.id}", action=action, target=target, detail=detail, now=now())
+    record_audit(db_session(), actor=f"key:{request_state().api_key.id}", action=action, target=target, detail=detail, now=now())
 
 
 def _rate(value: Any) -> str:
@@ -98,14 +97,13 @@ def list_api_keys(values: dict[str, Any]) -> Reply:
     return Reply(page_envelope(items, len(items), None), "keys")
 
 
-@area.post("/keys", response_schema="KeyCreated", request_body=request_body_schema(NEW_KEY_FIELDS), success_status=201)
-def create_api_key(values: dict[str, Any]) -> Reply:
+@area.post("/keys", response_schema="KeyCreated", body=NEW_KEY_FIELDS, success_status=201)
+def create_api_key(body: dict[str, Any]) -> Reply:
     """Create a key; the answer shows it once"""
-    body = parse_json(NEW_KEY_FIELDS)
     session = db_session()
     expires = now() + timedelta(days=body["expiresInDays"]) if body["expiresInDays"] else None
     row, key = create_key(session, apis=body["apis"], credits=body["credits"], now=now(), expires_at=expires,
-                          rate=body["rate"] or current_app.config["DEFAULT_RATE"], is_admin=body["admin"],
+                          rate=body["rate"] or this_app().config["DEFAULT_RATE"], is_admin=body["admin"],
                           label=body["label"])
     _audit("key.create", str(row.id), ",".join(body["apis"]))
     return Reply(json_body({**key_view(row), "key": key}), "", status=201, headers={"Cache-Control": "no-store"})
@@ -113,15 +111,13 @@ def create_api_key(values: dict[str, Any]) -> Reply:
 
 def _changed_key(key_id: int, change: Callable[[Any], ApiKey]) -> ApiKey:
     """The key after `change`, or 404 for an id that names no key."""
-    if key_id > MAX_ID:
-        raise NotFound(f"No key with id {key_id}.")
     try:
         return change(db_session())
     except NotFoundError:
         raise NotFound(f"No key with id {key_id}.") from None
 
 
-@area.post("/keys/<int:key_id>/revoke", response_schema="Key", path_params=[KEY_ID], extra_statuses=[404])
+@area.post("/keys/<key_id>/revoke", response_schema="Key", path_params=[KEY_ID], extra_statuses=[404])
 def revoke_api_key(values: dict[str, Any], key_id: int) -> Reply:
     """Revoke a key; it answers 401 from then on"""
     row = _changed_key(key_id, lambda session: revoke_key(session, key_id, now=now()))
@@ -129,11 +125,11 @@ def revoke_api_key(values: dict[str, Any], key_id: int) -> Reply:
     return Reply(json_body(key_view(row)), "")
 
 
-@area.post("/keys/<int:key_id>/credits", response_schema="Key", path_params=[KEY_ID], extra_statuses=[404],
-           request_body=request_body_schema(CREDIT_FIELDS))
+@area.post("/keys/<key_id>/credits", response_schema="Key", path_params=[KEY_ID], extra_statuses=[404],
+           body=CREDIT_FIELDS)
 def top_up_api_key(values: dict[str, Any], key_id: int) -> Reply:
     """Add credits to a key"""
-    amount = parse_json(CREDIT_FIELDS)["credits"]
+    amount = values["credits"]
     row = _changed_key(key_id, lambda session: add_credits(session, key_id, amount))
     _audit("key.topup", str(key_id), str(amount))
     return Reply(json_body(key_view(row)), "")
@@ -150,8 +146,9 @@ UPLOAD_BODY = {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["file"],
     "properties": {"file": {"type": "string", "format": "binary", "description": "The weekly release as a ZIP"}}}}}}
 UPLOADS = "/releases/uploads"
-UPLOAD_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
-UPLOAD_ID = Param("upload_id", {"type": "string"}, "Upload id, from the `statusUrl` of POST /v1/admin/releases.")
+# No id has other characters (PostgreSQL refuses NUL).
+UPLOAD_ID = path_param("upload_id", {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
+                       "Upload id, from the `statusUrl` of POST /v1/admin/releases.", "upload")
 
 
 def job_view(state: JobState) -> dict[str, Any]:
@@ -174,15 +171,15 @@ def upload_release(values: dict[str, Any]) -> Reply:
     The answer (202) carries `statusUrl` (also in `Location`): poll it for the stage, then the release
     served or the problem listing every refusal by file, row and column. The release served before
     stays served until the new one is switched in whole."""
-    if request.mimetype != "multipart/form-data":
+    if this_request().mimetype != "multipart/form-data":
         raise UnsupportedMediaType("Send the release as multipart/form-data with a `file` part.")
-    request.max_content_length = current_app.config["MAX_UPLOAD_BYTES"]
-    upload = request.files.get("file")
+    this_request().max_content_length = this_app().config["MAX_UPLOAD_BYTES"]
+    upload = this_request().files.get("file")
     if upload is None:
         raise InvalidParameters([{"parameter": "file", "message": "is required: the release ZIP"}])
-    uploads = Path(current_app.config["UPLOAD_DIR"])
-    job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{g.api_key.id}",
-                         database_url=current_app.config["DATABASE_URL"])
+    uploads = Path(this_app().config["UPLOAD_DIR"])
+    job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{request_state().api_key.id}",
+                         database_url=this_app().config["DATABASE_URL"])
     view = job_view(JobState(job, job.status, None))
     return Reply(json_body(view), "", status=202, headers={"Location": view["statusUrl"]})
 
@@ -192,21 +189,17 @@ def upload_release(values: dict[str, Any]) -> Reply:
 def get_release_upload(values: dict[str, Any], upload_id: str) -> Reply:
     """An uploaded release: `running` with its stage, then `loaded` (with the release), `refused` (with
     the problem listing every refusal) or `failed` (with the reason)"""
-    if not UPLOAD_ID_SHAPE.fullmatch(upload_id):
-        raise NotFound(f"No upload {upload_id!r}.")  # no id has other characters (PostgreSQL refuses NUL)
     try:
-        state = read_job(db_session(), upload_id, Path(current_app.config["UPLOAD_DIR"]))
+        state = read_job(db_session(), upload_id, Path(this_app().config["UPLOAD_DIR"]))
     except NotFoundError:
         raise NotFound(f"No upload {upload_id!r}.") from None
     return Reply(json_body(job_view(state)), "")
 
 
-@area.post("/releases/<int:release_id>/activate", response_schema="Release", path_params=[RELEASE_ID],
+@area.post("/releases/<release_id>/activate", response_schema="Release", path_params=[RELEASE_ID],
            extra_statuses=[404])
 def activate_stored_release(values: dict[str, Any], release_id: int) -> Reply:
     """Serve an earlier or later release (roll back or forward)"""
-    if release_id > MAX_ID:
-        raise NotFound(f"No release with id {release_id}.")
     try:
         release = activate_release(db_session(), release_id)
     except NotFoundError:

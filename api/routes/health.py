@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response
 
 from api.areas import Area
@@ -17,7 +19,7 @@ STATUS = {"type": "object", "required": ["status"], "properties": {
     "status": {"type": "string", "enum": ["ok", "ready"], "description": "`ok` (alive) or `ready`."},
     "release": {"type": "string", "description": "The ISO week of the release served, e.g. `2026-W47`."}}}
 NO_STORE = {"Cache-Control": {"description": "`no-store`: probes must reach the process.", "schema": {"type": "string"}}}
-# 400: every path refuses an over-long query string (api/logs.py), the probes too.
+# 400: every path refuses an over-long query string (api/logs.py) and unknown parameters, the probes too.
 PROBE_PROBLEMS = (400,)
 
 
@@ -30,7 +32,7 @@ def _answer(body: dict[str, str]) -> Response:
 @area.get("/health", public=True, outcomes=[Outcome(200, "Alive", STATUS, headers=NO_STORE)],
           problems=PROBE_PROBLEMS)
 @limiter.exempt
-def get_health() -> Response:
+def get_health(values: dict[str, Any]) -> Response:
     """Liveness: the process answers (the store is not asked); no key, no rate limit
     For a load balancer's liveness check: 200 whenever the process answers. The store is not asked, so
     a database outage does not get healthy workers restarted."""
@@ -40,7 +42,7 @@ def get_health() -> Response:
 @area.get("/ready", public=True, outcomes=[Outcome(200, "Ready to serve", STATUS, headers=NO_STORE)],
           problems=(*PROBE_PROBLEMS, 503))
 @limiter.exempt
-def get_ready() -> Response:
+def get_ready(values: dict[str, Any]) -> Response:
     """Readiness: the store answers and a release is served; no key, no rate limit
     For a load balancer's readiness check: 200 with the release served; a 503 problem while the store
     does not answer or no release has been loaded yet."""

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, jsonify, redirect, url_for
 
 from api.areas import Area
+from api.context import this_request
 from api.description.openapi import build_openapi
 from api.operations import Outcome
 
 area = Area(Blueprint("meta", __name__, url_prefix="/v1"), "Meta")
-# Every path refuses an over-long query string (api/logs.py), these too.
+# Every path refuses an over-long query string (api/logs.py) and unknown parameters, these too.
 TOO_LONG = (400,)
 REDOC_DIR = Path(__file__).resolve().parent.parent / "static" / "redoc"
 REDOC_SCRIPT = "redoc.standalone.js"
@@ -39,7 +41,7 @@ DOCS_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-
 
 @area.get("/openapi.json", public=True, problems=TOO_LONG,
           outcomes=[Outcome(200, "The OpenAPI 3.1 document", {"type": "object"})])
-def get_openapi() -> Response:
+def get_openapi(values: dict[str, Any]) -> Response:
     """This document
     The OpenAPI 3.1 document of the API, built from the same rules that check each request."""
     return jsonify(build_openapi())
@@ -58,7 +60,7 @@ def api_root() -> Response:
 
 
 @area.get("/docs", public=True, problems=TOO_LONG, outcomes=[Outcome(200, "The page", {"type": "string"}, "text/html")])
-def get_docs_page() -> Response:
+def get_docs_page(values: dict[str, Any]) -> Response:
     """This document, to read (HTML)
     A page rendering this document with Redoc, served from the package: it loads nothing from another
     origin."""
@@ -78,11 +80,11 @@ def redoc_script() -> bytes:
 @area.get(f"/docs/{REDOC_SCRIPT}", public=True, problems=TOO_LONG,
           outcomes=[Outcome(200, "The script", {"type": "string"}, "text/javascript"),
                     Outcome(304, "Not modified: the `If-None-Match` ETag still matches.")])
-def get_docs_script() -> Response:
+def get_docs_script(values: dict[str, Any]) -> Response:
     """The Redoc script of the page
     Redoc 2.5.4 (MIT licence), the standalone bundle the documentation page runs."""
     response = Response(redoc_script(), mimetype="text/javascript")
     response.add_etag()
     response.cache_control.public = True
     response.cache_control.max_age = SCRIPT_MAX_AGE_SECONDS
-    return response.make_conditional(request)
+    return response.make_conditional(this_request())

@@ -21,6 +21,7 @@ from api.params import (
     list_param,
     paging,
     parse_instant,
+    path_param,
 )
 from api.problems import NotFound
 from api.transport.paging import cursor_filters, finish_page, page_envelope
@@ -101,16 +102,14 @@ def list_news_articles(values: dict[str, Any]) -> Reply:
 
 
 ARTICLE_ID_SHAPE = re.compile(r"(fed|ecb|sec|rg)-[0-9a-f]{16}")
-ARTICLE_ID = Param("id", {"type": "string", "pattern": f"^{ARTICLE_ID_SHAPE.pattern}$"},
-                   "Article identifier, `<prefix>-<16 hex>`; any other form names no article (404).")
+ARTICLE_ID = path_param("id", {"type": "string", "pattern": f"^{ARTICLE_ID_SHAPE.pattern}$"},
+                        "Article identifier, `<prefix>-<16 hex>`; any other form names no article (404).", "article")
 
 
 @area.get("/articles/<id>", cost=1, response_schema="NewsArticle", path_params=[ARTICLE_ID],
           extra_statuses=[404])
 def get_news_article(values: dict[str, Any], id: str) -> Reply:
     """One article by its identifier"""
-    if not ARTICLE_ID_SHAPE.fullmatch(id):
-        raise NotFound(f"No article {id!r}.")
     try:
         body = get_article(db_session(), id)
     except NotFoundError:

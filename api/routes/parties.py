@@ -3,7 +3,6 @@ who wins, and what discount is usual (docs/awards-and-flags.md holds every defin
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint
@@ -11,7 +10,7 @@ from flask import Blueprint
 from api.areas import Area
 from api.db import db_session
 from api.operations import Reply
-from api.params import Param, Values, enum_param, list_param, string_param
+from api.params import Values, enum_param, list_param, path_param, string_param
 from api.problems import NotFound, NotReady
 from api.routes.release_params import (
     PAGING,
@@ -109,11 +108,7 @@ def list_award_items(values: Values) -> Reply:
 SEARCH_PAGING = release_paging(3)
 
 
-def check_query(values: dict[str, Any]) -> list[dict[str, str]]:
-    return [] if values.get("q") else [{"parameter": "q", "message": "is required: words of the name"}]
-
-
-SEARCH_CHECKS = (check_query, check_cursor_release)
+SEARCH_CHECKS = (check_cursor_release,)
 SEARCH_PARAMS = (string_param("q", "Required. Words of the name, in any case, with or without Turkish letters (`istanbul`, "
                               "`İSTANBUL` and `Istanbul` find the same; ı/i, ş/s, ğ/g, ç/c, ö/o, ü/u match).",
                               pattern="^[^\\x00-\\x1f\\x7f]+$", pattern_message="must not contain control characters"),
@@ -152,15 +147,15 @@ def search_contractors(values: Values) -> Reply:
 
 
 PROFILE_PERIOD = (PERIOD,)
-AUTHORITY_ID = Param("authority_id", {"type": "string", "pattern": PARTY_ID},
-                     "The authority's id, from /authorities?q=… or an award.")
-CONTRACTOR_ID = Param("contractor_id", {"type": "string", "pattern": PARTY_ID},
-                      "The contractor's id, from /contractors?q=… or an award.")
+AUTHORITY_ID = path_param("authority_id", {"type": "string", "pattern": PARTY_ID},
+                          "The authority's id, from /authorities?q=… or an award.", "authority")
+CONTRACTOR_ID = path_param("contractor_id", {"type": "string", "pattern": PARTY_ID},
+                           "The contractor's id, from /contractors?q=… or an award.", "contractor")
 
 
 def profile(kind: str, party_id: str, values: Values) -> Reply:
     release = served_release()
-    if release is None or not re.fullmatch(PARTY_ID, party_id):
+    if release is None:
         raise NotFound(f"No {kind} {party_id!r}: no release is served yet.")
     try:
         body = _details(lambda: get_party_profile(db_session(), release=release, kind=kind, party_id=party_id,

@@ -50,11 +50,11 @@ SUBJECT = string_param("subject", "One subject of the dimension: a province (pla
                        "Default: every subject.")
 
 
-def check_subject_and_period(values: dict[str, Any]) -> list[dict[str, str]]:
+def check_subject_and_period(values: Values) -> list[dict[str, str]]:
     """Resolve `subject` for its dimension and bound `period` by the release served (decisions.md)."""
     errors = []
     dimension = values["dimension"]
-    if values.get("subject") is not None:
+    if values.get("subject") is not None and "dimension" not in values.failed:
         if dimension == "overall":
             errors.append({"parameter": "subject", "message": "not allowed with dimension=overall"})
         else:
@@ -74,7 +74,9 @@ def check_scope(kind: str):
     the interface document), and a method that fits the scope."""
     province_methods = {"top-authorities": ["tender", "direct"], "top-contractors": ["tender", "direct", "headquartered"]}[kind]
 
-    def check(values: dict[str, Any]) -> list[dict[str, str]]:
+    def check(values: Values) -> list[dict[str, str]]:
+        if values.failed & {"province", "sector", "method"}:
+            return []  # the scope is not known: the bad one is listed already
         has_province, has_sector = values.get("province") is not None, values.get("sector") is not None
         if has_province and has_sector:
             message = "give one of province or sector, or neither for the national ranking"

@@ -8,8 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from flask import g
-
+from api.context import request_state
 from api.db import db_session, forget_failed_read
 from api.operations import Reply
 from api.params import Param, list_param, paging, string_param
@@ -75,9 +74,10 @@ def sector_param(description: str) -> Param:
 
 def served_release() -> Release | None:
     """The release served, read once per request."""
-    if "active_release" not in g:
-        g.active_release = get_active_release(db_session())
-    return g.active_release
+    state = request_state()
+    if "active_release" not in state:
+        state.active_release = get_active_release(db_session())
+    return state.active_release
 
 
 def _period_schema() -> dict[str, Any]:

@@ -80,4 +80,5 @@ def selected_etag(etag: str, size: int, mimetype: str) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _compressed_with(header: str) -> str | None:
+    # Private to flask-compress: tests/test_library_canaries.py fails when an upgrade changes it.
     return _choose_algorithm(ENCODINGS, header)

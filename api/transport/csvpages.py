@@ -8,7 +8,6 @@ import csv
 import functools
 import io
 import json
-from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -17,16 +16,9 @@ from werkzeug.http import parse_accept_header
 
 from api.context import this_request
 from api.description.schemas import SCHEMAS
-from api.params import enum_param, may_name
+from api.transport.query import may_name
 
 CSV_MEDIA_TYPE = "text/csv"
-# Not a filter: a cursor from a JSON page carries on in CSV and back.
-FORMAT = replace(enum_param("format", ["json", "csv", "csv-raw"],
-                            "`csv` for the page's items as CSV (as `Accept: text/csv`); the paging headers are "
-                            "the same. A text cell that a spreadsheet would run as a formula (starting with "
-                            "`=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, as the "
-                            "dashboard's downloads do; `csv-raw` gives every cell exactly as served in JSON. "
-                            "Default: JSON, or CSV when `Accept` prefers `text/csv`."), filter=False)
 # What a spreadsheet reads as the start of a formula (OWASP, "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

@@ -45,8 +45,8 @@ class ApiResponse(Response):
     Before sending, werkzeug copies every header into a new set, checking each value again as it goes
     (`get_wsgi_headers`), to make Location URLs absolute, drop the length of 1xx, 204 and 304
     answers and add a missing length. A paid answer needs none of that: its headers were checked as
-    they were added, and the copy was a tenth of the framework's work on it. Any answer that does
-    need a fix takes werkzeug's own way."""
+    they were added, and the copy was a measurable part of the framework's work on it. Any answer that does
+    need a fix takes werkzeug's own way. tests/test_library_canaries.py fails when werkzeug fixes more."""
 
     def get_wsgi_headers(self, environ: dict[str, Any]) -> Headers:
         status = self.status_code

@@ -7,10 +7,10 @@ import functools
 import json
 from urllib.parse import parse_qsl, urlencode
 
-from flask import request
 from werkzeug.datastructures import MultiDict
 
-from api.params import may_name
+from api.context import this_request
+from api.transport.query import may_name
 from api.transport.urls import public_url
 
 # Left out of the next URL: the cursor is replaced, and a key sent as `apikey` is not echoed back.
@@ -26,15 +26,15 @@ def page_meta(body: str) -> tuple[int, str | None]:
 
 
 def next_url(cursor: str) -> str:
-    query = request.environ.get("QUERY_STRING", "")
+    query = this_request().environ.get("QUERY_STRING", "")
     # A query that may carry a key is read each time: no key is kept in memory beyond its request.
     carried = _carried(query) if not may_name(query, "apikey") else _carried.__wrapped__(query)
-    return f"{public_url(request.path)}?{carried}{urlencode([('cursor', cursor)])}"
+    return f"{public_url(this_request().path)}?{carried}{urlencode([('cursor', cursor)])}"
 
 
 @functools.lru_cache(maxsize=256)
 def _carried(query: str) -> str:
-    """The parameters of `query` the next page keeps, read as werkzeug reads `request.args`, encoded
+    """The parameters of `query` the next page keeps, read as werkzeug reads `this_request().args`, encoded
     again and followed by `&` (or nothing): the same for every page of one question, so made once."""
     args = MultiDict(parse_qsl(query.encode("latin-1").decode(), keep_blank_values=True, errors="werkzeug.url_quote"))
     kept = [(k, v) for k, v in args.items(multi=True) if k not in NOT_CARRIED]

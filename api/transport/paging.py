@@ -11,11 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, request
-
-from api.db import db_session
-from store.db import session_scope
-from store.server_keys import CURSOR_KEY, get_or_create_server_key, get_server_key
+from api.context import extension, this_request
 
 MAC_BYTES = 16
 
@@ -24,25 +20,6 @@ MAC_BYTES = 16
 class Cursor:
     position: Any
     filters_digest: str
-
-
-def cursor_key() -> bytes:
-    """GOSTERGE_CURSOR_SECRET when configured; otherwise a key generated once and kept in the store,
-    so that every worker and host signs and checks with the same one. Read once per worker."""
-    key = current_app.extensions.get("gosterge.cursor_key")
-    if key is None:
-        configured = current_app.config["CURSOR_SECRET"]
-        if configured:
-            key = configured.encode("utf-8")
-        else:
-            # Made by the schema upgrade; read on the request's own connection, since a second one
-            # per request starves the pool under load. Stored here only if it was lost.
-            key = get_server_key(db_session(), CURSOR_KEY)
-            if key is None:
-                with session_scope(current_app.extensions["gosterge.sessions"]) as session:
-                    key = get_or_create_server_key(session, CURSOR_KEY)
-        current_app.extensions["gosterge.cursor_key"] = key
-    return key
 
 
 def filters_digest(filters: dict[str, Any]) -> str:
@@ -54,8 +31,9 @@ def filters_digest(filters: dict[str, Any]) -> str:
 def _mac(payload: bytes) -> bytes:
     # The operation (the Flask endpoint) is signed with the payload: a cursor of one endpoint fails
     # the check on every other.
-    message = (request.endpoint or "").encode("utf-8") + b"\n" + payload
-    return hmac.new(cursor_key(), message, hashlib.sha256).digest()[:MAC_BYTES]
+    message = (this_request().endpoint or "").encode("utf-8") + b"\n" + payload
+    # The app's cursor key (api/cursor_key.py).
+    return hmac.new(extension("gosterge.cursor_key")(), message, hashlib.sha256).digest()[:MAC_BYTES]
 
 
 def encode_cursor(position: Any, filters: dict[str, Any]) -> str:

@@ -7,8 +7,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import current_app
-
+from api.context import this_app
 from api.transport.paging import filters_digest
 
 MAX_ENTRIES = 4096
@@ -38,4 +37,4 @@ class TotalCache:
 
 
 def totals() -> TotalCache:
-    return current_app.extensions["gosterge.totals"]
+    return this_app().extensions["gosterge.totals"]

@@ -6,24 +6,25 @@ from __future__ import annotations
 
 import functools
 
-from flask import current_app, request
 from werkzeug.sansio.utils import get_current_url
+
+from api.context import this_app, this_request
 
 
 def public_base() -> str:
     """The base every absolute URL starts with, without a trailing slash. Behind proxies the request's
     scheme, host and prefix are the forwarded ones only when GOSTERGE_TRUSTED_PROXIES says how many
     proxies to believe (werkzeug's ProxyFix, set up in create_app)."""
-    configured = current_app.config["PUBLIC_BASE_URL"]
+    configured = this_app().config["PUBLIC_BASE_URL"]
     if configured:
         return configured.rstrip("/")
-    return _root_url(request.scheme, request.host, request.root_path)
+    return _root_url(this_request().scheme, this_request().host, this_request().root_path)
 
 
 @functools.lru_cache(maxsize=64)
 def _root_url(scheme: str, host: str, root_path: str) -> str:
-    # `request.url_root`, worked out once per host: a server answers to few, and every next-page link
-    # starts with it (a tenth of a remembered page's work when made again for each).
+    # The request's `url_root`, worked out once per host: a server answers to few, and every next-page
+    # link starts with it (made again for each, it was a measurable part of a remembered page's work).
     return get_current_url(scheme, host, root_path).rstrip("/")
 
 

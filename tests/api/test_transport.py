@@ -177,7 +177,7 @@ def test_the_next_url_keeps_every_parameter_as_read_but_the_cursor_and_the_key(q
 def test_a_query_is_read_for_a_name_whenever_parsing_it_could_find_it(query, name):
     from urllib.parse import parse_qsl
 
-    from api.params import may_name
+    from api.transport.query import may_name
 
     if not may_name(query, name):
         assert name not in dict(parse_qsl(query.encode("latin-1").decode(), keep_blank_values=True))
