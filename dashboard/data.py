@@ -90,9 +90,10 @@ def province_paths() -> pd.DataFrame:
 
 
 def price_index() -> tuple[dict[int, float], str]:
-    """The December consumer price index by year, and the series it comes from."""
+    """The December consumer price index by year, and the last month it covers (`2025-12`); the page
+    names the series in its own language (the API's `source` is written in English)."""
     answer = get(f"{PP}/price-index")
-    return {row["year"]: row["decemberIndex"] for row in answer["items"]}, answer["source"]
+    return {row["year"]: row["decemberIndex"] for row in answer["items"]}, answer["coversThrough"]
 
 
 def subject_options(dimension: str) -> dict[str, str]:

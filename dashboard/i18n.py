@@ -53,8 +53,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "prices": ("Tutarlar", "Amounts"),
     "nominal": ("Cari TL", "Nominal TRY"),
     "real_in": ("{year} Aralık fiyatlarıyla (reel)", "In December {year} prices (real)"),
-    "real_note": ("Tutarlar TÜFE ile {year} Aralık fiyatlarına çevrildi. Kaynak: {source}.",
-                  "Amounts are deflated by the CPI to December {year} prices. Source: {source}."),
+    "real_note": ("Tutarlar TÜFE ile {year} Aralık fiyatlarına çevrildi. Kaynak: {source}; endeks {through} "
+                  "ayına kadardır.",
+                  "Amounts are deflated by the CPI to December {year} prices. Source: {source}; the index runs "
+                  "through {through}."),
+    "cpi_source": ("TÜİK, Tüketici Fiyat Endeksi (2003=100), her yılın Aralık endeksi (EVDS serisi TP.FG.J0)",
+                   "TÜİK, Consumer Price Index (2003=100), December index of each year (EVDS series TP.FG.J0)"),
     "pooled_nominal": ("Tutarlar tüm yılların toplamıdır, cari TL ile; yıllara bölünmedikleri için enflasyondan "
                        "arındırılamazlar (reel tutarlar: Doğrudan temin sayfası).",
                        "Amounts are totals over every year, in nominal TRY; not being split by year, they cannot be "

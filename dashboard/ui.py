@@ -12,7 +12,7 @@ import streamlit as st
 
 from dashboard import charts, data, years
 from dashboard.client import ApiError
-from dashboard.formats import local_time, number, share, spreadsheet_safe
+from dashboard.formats import local_time, month_text, number, share, spreadsheet_safe
 from dashboard.i18n import LANGUAGES, MONEY_FIELDS, SHARE_FIELDS, field_text, option_text, text
 from dashboard.prices import in_prices_of, uncovered_years
 
@@ -195,9 +195,9 @@ def real_terms(frame: pd.DataFrame, columns: list[str], base_year: int | None) -
     """`frame` with `columns` in `base_year`'s prices (unchanged when nominal), and the note saying so."""
     if base_year is None:
         return frame
-    index, source = guarded(data.price_index)
+    index, through = guarded(data.price_index)
     shown = in_prices_of(frame, columns, index, base_year)
-    st.caption(t("real_note").format(year=base_year, source=source))
+    st.caption(t("real_note").format(year=base_year, source=t("cpi_source"), through=month_text(through, lang())))
     uncovered = uncovered_years(frame["period"], index, base_year)
     st.caption(t("real_missing").format(years=", ".join(uncovered) or "–"))
     return shown

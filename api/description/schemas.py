@@ -235,6 +235,11 @@ for _name in list(ITEMS):
 
 SCHEMAS["PriceIndexPage"]["properties"]["source"] = text("The publisher's series the index is taken from.")
 SCHEMAS["PriceIndexPage"]["required"].append("source")
+SCHEMAS["PriceIndexPage"]["properties"]["coversThrough"] = prop(
+    "The last month the index covers (`YYYY-MM`, December of its last year); amounts of later years have no "
+    "value in real terms until the next December is added.", type="string", pattern=r"^\d{4}-12$",
+    examples=["2025-12"])
+SCHEMAS["PriceIndexPage"]["required"].append("coversThrough")
 POSITION = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
 POLYGON = {"type": "array", "items": {"type": "array", "items": POSITION, "minItems": 4}}
 SCHEMAS["ProvinceBoundaries"] = obj({

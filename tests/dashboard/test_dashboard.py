@@ -54,7 +54,12 @@ def test_direct_amounts_in_real_terms(live):
     assert pd.isna(real.loc["All years", "Total (TRY)"])  # an all-years total has no single price level
     assert real.loc["2024", "Purchases"] == nominal.loc["2024", "Purchases"]  # counts are not amounts
     captions = " ".join(c.value for c in run("views/direct.py", lang="en", prices="2024").caption)
-    assert "December 2024 prices" in captions and "TÜİK" in captions
+    assert "December 2024 prices" in captions and "TÜİK" in captions and "runs through December 2025" in captions
+    # 2025 has a value in its own December's prices; the note is Turkish on the Turkish page.
+    turkish = run("views/direct.py", prices="2025")
+    assert "Aralık 2025 ayına kadardır" in " ".join(c.value for c in turkish.caption)
+    assert "December index" not in " ".join(c.value for c in turkish.caption)
+    assert pd.notna(turkish.dataframe[0].value.set_index("Dönem").loc["2025", "Toplam (TL)"])
 
 
 def test_language_switch_changes_labels_and_headlines(live):
