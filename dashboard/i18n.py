@@ -96,8 +96,26 @@ LABELS: dict[str, tuple[str, str]] = {
     "importance": ("Önem", "Importance"),
     "not_confident": ("Özetteki bir sayı belgede bulunamadı ya da belge belirsiz: aslına bakın.",
                       "A number in this summary was not found in the document, or the document was unclear: check the original."),
-    "machine_written": ("Başlık ve özetler yapay zekâ ile yazılmıştır ve hata içerebilir; asıl belge esastır.",
-                        "Headlines and summaries are machine-written and may contain errors; the original is authoritative."),
+    "machine_written": ("Başlık ve özetleri bir dil modeli ya da (örnek akışta) bir kişi yazmıştır; her haberde hangisi "
+                        "olduğu yazılıdır. Hata içerebilirler; asıl belge esastır.",
+                        "Headlines and summaries are written by a language model or, in the curated sample, by hand; "
+                        "each article says which. They may contain errors; the original is authoritative."),
+    "written_by_model": ("Bir dil modeli yazdı: {model}", "Written by a language model: {model}"),
+    "written_by_hand": ("Elle yazılmış örnek haber (demo akışı), bir modelin özeti değil",
+                        "Hand-written sample article (the demo feed), not a model's summary"),
+    "tags_placeholder": ("Konu sözcükleri (İngilizce)", "inflation, interest-rates"),
+    "admin_key_help": ("Yönetici anahtarı sunucuda şu komutla oluşturulur: `gosterge keys create --admin` "
+                       "(anahtar yalnız bir kez gösterilir).",
+                       "An admin key is created on the server with `gosterge keys create --admin` "
+                       "(the key is shown only once)."),
+    "ekap_citation": ("Kamu İhale Kurumu (KİK), Elektronik Kamu Alımları Platformu (EKAP): ihale kayıtları ve sonuç "
+                      "ilanları.",
+                      "Public Procurement Authority of Türkiye (KİK), Electronic Public Procurement Platform (EKAP): "
+                      "tender records and result notices."),
+    "ekap_no_direct": ("Doğrudan temin alımı yok: EKAP doğrudan temin tutarlarını yayımlamaz; bu dosya boştur ve "
+                       "doğrudan temin istatistikleri boştur.",
+                       "No direct purchases: EKAP publishes no amounts for direct procurement (doğrudan temin), so "
+                       "this file is empty and the direct-procurement statistics are null."),
     "original": ("Asıl belge", "Original document"),
     "companies": ("Şirketler", "Companies"),
     "no_items": ("Bu seçim için veri yok.", "No data for this choice."),

@@ -313,3 +313,48 @@ def test_tables_show_empty_cells_as_a_dash(monkeypatch):
     html = shown["data"].to_html()
     assert "None" not in html and "nan" not in html.lower().replace("nan-", "")
     assert html.count(">–<") == 2
+
+
+def test_rankings_open_on_turkiye_with_the_national_top_ten(live):
+    """The page opens on Türkiye as a whole: its tables are the API's national top ten (no province or sector)."""
+    app = run("views/rankings.py", lang="en")
+    assert app.sidebar.selectbox[0].value == "overall" and "Türkiye as a whole" in app.sidebar.selectbox[0].options
+    national = _api(live, "/v1/public-procurement/top-contractors?method=tender")["items"]
+    shown = app.dataframe[1].value
+    assert shown["Name"].tolist() == [item["name"] for item in national]
+    assert not any("No data" in i.value for i in app.info)
+    direct = run("views/rankings.py", lang="en", method="direct")
+    assert direct.sidebar.selectbox[1].options == ["Tender", "Direct purchase"] and len(direct.dataframe) == 2
+
+
+def test_news_says_per_article_who_wrote_it_and_has_no_english_on_the_turkish_side(live):
+    """The demo feed is the curated sample: each article says it was written by hand, not by a model; the
+    Turkish sidebar's placeholders are Turkish."""
+    turkish = run("views/news.py", lang="tr")
+    captions = [c.value for c in turkish.caption]
+    assert sum("Elle yazılmış örnek haber" in c for c in captions) == len(turkish.get("link_button")) > 0
+    assert not any("Bir dil modeli yazdı" in c for c in captions)
+    assert turkish.text_input(key="w_tags").placeholder == "Konu sözcükleri (İngilizce)"
+    assert all(turkish.selectbox(key=key).placeholder == "Seçin" for key in ("w_category", "w_sentiment"))
+
+
+def test_news_names_the_model_of_a_models_article(live, loaded_app):
+    """An article a model summarised (the sample's article summarised again) names that model."""
+    from loaders.news.sample import sample_articles
+    from store.db import session_scope
+    from store.news import upsert_article
+
+    article = max(sample_articles(), key=lambda a: a["publishedAt"])
+    with session_scope(loaded_app.extensions["gosterge.sessions"]) as session:
+        upsert_article(session, {**article, "model": "qwen2.5-7b-instruct"})
+    st.cache_data.clear()
+    app = run("views/news.py", lang="en")
+    captions = [c.value for c in app.caption]
+    assert "Written by a language model: qwen2\\.5\\-7b\\-instruct" in captions, captions
+    assert sum("Hand-written sample article" in c for c in captions) == len(app.get("link_button")) - 1
+
+
+def test_admin_page_says_how_to_get_an_admin_key(live):
+    for language, said in (("tr", "gosterge keys create --admin"), ("en", "gosterge keys create --admin")):
+        app = run("views/admin.py", lang=language)
+        assert any(said in c.value for c in app.caption), [c.value for c in app.caption]
