@@ -105,9 +105,19 @@ def line_by_year_figure(frame: pd.DataFrame, *, y: str, title: str, lang: str, k
     if partial:
         _partial_legend(figure, lang)
     figure.update_xaxes(dtick=1, tickformat="d")
-    figure.update_yaxes(**_ticks(years[y], lang, kind, zero=False))
+    ticks = _ticks(years[y], lang, kind, zero=False)
+    figure.update_yaxes(**ticks)
     figure.update_layout(showlegend=bool(partial))
-    return _layout(figure, title, lang)
+    # The axis is fitted to the values so that a trend shows; a reader is told when it does not start at zero.
+    if starts_at_zero(ticks.get("tickvals", [])):
+        return _layout(figure, title, lang)
+    _layout(figure, f"{title}<br><sup>{text('axis_not_from_zero', lang)}</sup>", lang)
+    return figure.update_layout(margin={"t": 80})
+
+
+def starts_at_zero(ticks: list[float]) -> bool:
+    """Whether an axis with these ticks reaches zero (an empty axis says nothing, so it is taken as doing so)."""
+    return not ticks or min(ticks) <= 0 <= max(ticks)
 
 
 def distribution_figure(frame: pd.DataFrame, *, names: dict[str, str], title: str, lang: str,
@@ -123,9 +133,10 @@ def distribution_figure(frame: pd.DataFrame, *, names: dict[str, str], title: st
     if partial:
         _partial_legend(figure, lang)
     values = pd.concat([years[c] for c in names]) if names else pd.Series(dtype=float)
-    figure.update_yaxes(type="log", **_log_ticks(values, lang, "money"))
+    figure.update_yaxes(type="log", title={"text": text("log_axis", lang)}, **_log_ticks(values, lang, "money"))
     figure.update_xaxes(dtick=1, tickformat="d")
-    return _layout(figure, title, lang)
+    _layout(figure, f"{title}<br><sup>{text('log_axis_note', lang)}</sup>", lang)
+    return figure.update_layout(margin={"t": 80})
 
 
 def ranked_bar_figure(frame: pd.DataFrame, *, value: str, label: str, title: str, lang: str,
