@@ -127,7 +127,7 @@ scale = choose("map_scale", list(charts.SCALES), name="scale", labels={s: t(f"sc
 st.plotly_chart(charts.choropleth_figure(where.rename(columns={"province": "subject"}), data.province_paths(),
                                          value="value", denominator="contracts", lang=language, kind="money",
                                          title=t(f"map_{kind}").format(period=year_label(period, span)),
-                                         unit=t("unit_money"), scale=scale),
+                                         unit=t("unit_money"), scale=scale, mark_few=False),
                 width="stretch", config=PLOTLY_CONFIG)
 st.caption(t("boundaries_credit"))
 

@@ -358,3 +358,20 @@ def test_admin_page_says_how_to_get_an_admin_key(live):
     for language, said in (("tr", "gosterge keys create --admin"), ("en", "gosterge keys create --admin")):
         app = run("views/admin.py", lang=language)
         assert any(said in c.value for c in app.caption), [c.value for c in app.caption]
+
+
+def test_local_supplier_ranking_leaves_out_figures_on_fewer_than_five_contracts(live):
+    """A province at 100 % from one contract does not top the ranking: every province resting on 1 to 4
+    contracts is left out of the ranked bars and named, with its count, under them; the table keeps it."""
+    import json
+
+    app = run("views/localization.py", lang="en", dimension="province", year="all")
+    items = _api(live, "/v1/public-procurement/localization-indices?dimension=province&period=all&limit=200")["items"]
+    few = {item["subjectName"] for item in items if 0 < item["contracts"] < 5}
+    assert few, "the demo release has provinces on few contracts"
+    bars = [json.loads(chart.proto.spec)["data"][0] for chart in app.get("plotly_chart")
+            if json.loads(chart.proto.spec)["data"][0].get("type") == "bar"]
+    assert len(bars) == 2 and all(not few & set(bar["y"]) for bar in bars)
+    note = next(c.value for c in app.caption if "Left out of the ranking" in c.value)
+    assert all(name in note for name in few)
+    assert few <= set(app.dataframe[0].value["Name"])
