@@ -70,6 +70,9 @@ for year in sorted(partial_years_shown):
     st.info(t("headline_partial").format(year=year))
 
 st.subheader(t("datasets"))
+coverage_line = years.coverage_text(release)
+if coverage_line is not None:
+    st.caption(t("coverage_note").format(**coverage_line))
 for entry in release["datasets"]:
     # A synthetic release's citation, written by the generator in English, says only what the badge says;
     # any other is the release's own words (its manifest): data, shown as text, never as Markdown.
