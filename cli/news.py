@@ -38,7 +38,17 @@ def cmd_load(args: argparse.Namespace) -> int:
         say(report.line(source))
         for problem in report.failed:
             say(f"  failed: {problem}")
+    if nothing_fetched(reports):
+        # Every source failed to answer (no network, a proxy, a blocked host): a run that stored nothing
+        # and could not have is a failure for whatever runs it on a schedule.
+        say("error: nothing could be fetched from any source (failures above; listed by gosterge news failures)")
+        return 1
     return 0
+
+
+def nothing_fetched(reports: dict) -> bool:
+    """Whether no source gave a single document while some address could not be fetched."""
+    return not any(r.documents for r in reports.values()) and any(r.not_fetched for r in reports.values())
 
 
 def cmd_failures(args: argparse.Namespace) -> int:
@@ -63,4 +73,5 @@ def add_commands(sub: argparse._SubParsersAction, *, load: argparse._SubParsersA
     ln.set_defaults(func=cmd_load)
 
     news = sub.add_parser("news", help="finance news").add_subparsers(dest="action", required=True)
-    news.add_parser("failures", help="documents whose summary failed, with the reason").set_defaults(func=cmd_failures)
+    news.add_parser("failures", help="addresses that could not be fetched and documents whose summary failed, "
+                                     "with the reason").set_defaults(func=cmd_failures)

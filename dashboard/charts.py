@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
-from dashboard.formats import nice_ticks, tick_label, value_text
+from dashboard.formats import nice_ticks, tick_label, too_few, value_text
 from dashboard.i18n import text
 
 # Türkiye's extent, for an undistorted map on plain axes.
@@ -105,9 +105,19 @@ def line_by_year_figure(frame: pd.DataFrame, *, y: str, title: str, lang: str, k
     if partial:
         _partial_legend(figure, lang)
     figure.update_xaxes(dtick=1, tickformat="d")
-    figure.update_yaxes(**_ticks(years[y], lang, kind, zero=False))
+    ticks = _ticks(years[y], lang, kind, zero=False)
+    figure.update_yaxes(**ticks)
     figure.update_layout(showlegend=bool(partial))
-    return _layout(figure, title, lang)
+    # The axis is fitted to the values so that a trend shows; a reader is told when it does not start at zero.
+    if starts_at_zero(ticks.get("tickvals", [])):
+        return _layout(figure, title, lang)
+    _layout(figure, f"{title}<br><sup>{text('axis_not_from_zero', lang)}</sup>", lang)
+    return figure.update_layout(margin={"t": 80})
+
+
+def starts_at_zero(ticks: list[float]) -> bool:
+    """Whether an axis with these ticks reaches zero (an empty axis says nothing, so it is taken as doing so)."""
+    return not ticks or min(ticks) <= 0 <= max(ticks)
 
 
 def distribution_figure(frame: pd.DataFrame, *, names: dict[str, str], title: str, lang: str,
@@ -123,9 +133,10 @@ def distribution_figure(frame: pd.DataFrame, *, names: dict[str, str], title: st
     if partial:
         _partial_legend(figure, lang)
     values = pd.concat([years[c] for c in names]) if names else pd.Series(dtype=float)
-    figure.update_yaxes(type="log", **_log_ticks(values, lang, "money"))
+    figure.update_yaxes(type="log", title={"text": text("log_axis", lang)}, **_log_ticks(values, lang, "money"))
     figure.update_xaxes(dtick=1, tickformat="d")
-    return _layout(figure, title, lang)
+    _layout(figure, f"{title}<br><sup>{text('log_axis_note', lang)}</sup>", lang)
+    return figure.update_layout(margin={"t": 80})
 
 
 def ranked_bar_figure(frame: pd.DataFrame, *, value: str, label: str, title: str, lang: str,
@@ -220,10 +231,11 @@ def _quantile_colourscale(classes: int) -> list[list[Any]]:
 
 
 def choropleth_figure(frame: pd.DataFrame, paths: pd.DataFrame, *, value: str, denominator: str, title: str,
-                      lang: str, kind: str, unit: str, scale: str = "linear") -> go.Figure:
+                      lang: str, kind: str, unit: str, scale: str = "linear", mark_few: bool = True) -> go.Figure:
     """Provinces coloured by `value` (frame: `subject` = plate) on a `scale` of SCALES, which the title
-    names; provinces without a value are drawn hatched as "no data", never as 0. Hover: province, value
-    and the count behind it."""
+    names; provinces without a value are drawn hatched as "no data", never as 0, and with `mark_few` (a share,
+    a mean, a median or an index, not a sum) those whose value rests on fewer than five cases are dotted.
+    Hover: province, value and the count behind it."""
     data = paths.merge(frame[["subject", value, denominator]].rename(columns={"subject": "plate"}), on="plate",
                        how="left")
     data[value] = pd.to_numeric(data[value], errors="coerce")
@@ -240,12 +252,21 @@ def choropleth_figure(frame: pd.DataFrame, paths: pd.DataFrame, *, value: str, d
     # Traces are collected and handed to the figure at once: adding them one by one costs 4 times more.
     traces = []
     label, counted, first_missing = text(f"map_{value}", lang), text(f"count_{denominator}", lang), True
+    first_few = True
     for path in data.itertuples():
         if path.plate in color_of:
             count = getattr(path, denominator)
             hover = (f"<b>{path.name}</b><br>{label}: {value_text(getattr(path, value), lang, kind)}"
                      f"<br>{counted}: {value_text(count, lang, 'number')}")
-            traces.append(_province(path, fill=color_of[path.plate], hover=hover))
+            if not (mark_few and too_few(count)):
+                traces.append(_province(path, fill=color_of[path.plate], hover=hover))
+                continue
+            # A figure on fewer than five cases keeps its colour under dots, named once in the legend.
+            traces.append(_province(path, fill=color_of[path.plate], hover=f"{hover}<br>⚠ {text('under_five', lang)}",
+                                    fillpattern={"shape": ".", "fgcolor": "#1b2631", "size": 5, "solidity": 0.25},
+                                    showlegend=first_few, legendgroup="few-cases",
+                                    name=text("few_cases_legend", lang) if first_few else path.name))
+            first_few = False
         else:
             traces.append(_province(path, fill=NO_DATA, hover=f"<b>{path.name}</b><br>{text('no_data', lang)}",
                                     line="#b0b0b0", fillpattern={"shape": "/", "fgcolor": "#b8b8b8", "size": 6},

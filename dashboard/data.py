@@ -90,9 +90,10 @@ def province_paths() -> pd.DataFrame:
 
 
 def price_index() -> tuple[dict[int, float], str]:
-    """The December consumer price index by year, and the series it comes from."""
+    """The December consumer price index by year, and the last month it covers (`2025-12`); the page
+    names the series in its own language (the API's `source` is written in English)."""
     answer = get(f"{PP}/price-index")
-    return {row["year"]: row["decemberIndex"] for row in answer["items"]}, answer["source"]
+    return {row["year"]: row["decemberIndex"] for row in answer["items"]}, answer["coversThrough"]
 
 
 def subject_options(dimension: str) -> dict[str, str]:
@@ -135,9 +136,11 @@ def profile(kind: str, party_id: str, period: str) -> dict[str, Any]:
     return get(f"{PP}/{PARTY_PATHS[kind]}/{quote(party_id, safe='')}", (("period", period),))
 
 
-AWARD_COLUMNS = ["tenderId", "tenderDate", "tenderName", "lot", "lots", "procedure", "sector", "authority.id",
-                 "authority.name", "authority.type", "authority.province", "contractor.id", "contractor.name",
-                 "contractor.province", "estimatedCost", "contractValue", "bids", "discount", "flags"]
+# What an analyst reads first comes first (value, contractor, flags, buyer, date, discount), so that a
+# table 1,400 px wide shows it without scrolling; the ids and codes behind the names come last.
+AWARD_COLUMNS = ["contractValue", "contractor.name", "flags", "authority.name", "tenderDate", "discount", "bids",
+                 "tenderName", "estimatedCost", "tenderId", "lot", "lots", "sector", "procedure", "authority.type",
+                 "authority.province", "contractor.province", "authority.id", "contractor.id"]
 
 
 def award_rows(items: list[dict[str, Any]]) -> pd.DataFrame:

@@ -22,6 +22,10 @@ SCALES: dict[str, tuple[tuple[float, str], ...]] = {
     "en": ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")),
 }
 MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTH_NAMES = {"tr": ("Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
+                      "Kasım", "Aralık"),
+               "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                      "October", "November", "December")}
 # A cell starting with one of these is run as a formula by Excel, LibreOffice and Google Sheets
 # (OWASP, "CSV Injection"); tab and carriage return start one too in some of them.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -113,6 +117,12 @@ def local_time(stamp: str | None, lang: str, *, with_time: bool = True) -> str:
     if not with_time:
         return day
     return f"{day} {moment:%H:%M}" if lang == "tr" else f"{day}, {moment:%H:%M}"
+
+
+def month_text(month: str, lang: str) -> str:
+    """A month of the API (`2025-12`) in words: Aralık 2025 / December 2025."""
+    year, number_of_month = month.split("-")
+    return f"{MONTH_NAMES[lang][int(number_of_month) - 1]} {year}"
 
 
 def date_text(day: str | None, lang: str) -> str:

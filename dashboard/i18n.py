@@ -53,8 +53,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "prices": ("Tutarlar", "Amounts"),
     "nominal": ("Cari TL", "Nominal TRY"),
     "real_in": ("{year} Aralık fiyatlarıyla (reel)", "In December {year} prices (real)"),
-    "real_note": ("Tutarlar TÜFE ile {year} Aralık fiyatlarına çevrildi. Kaynak: {source}.",
-                  "Amounts are deflated by the CPI to December {year} prices. Source: {source}."),
+    "real_note": ("Tutarlar TÜFE ile {year} Aralık fiyatlarına çevrildi. Kaynak: {source}; endeks {through} "
+                  "ayına kadardır.",
+                  "Amounts are deflated by the CPI to December {year} prices. Source: {source}; the index runs "
+                  "through {through}."),
+    "cpi_source": ("TÜİK, Tüketici Fiyat Endeksi (2003=100), her yılın Aralık endeksi (EVDS serisi TP.FG.J0)",
+                   "TÜİK, Consumer Price Index (2003=100), December index of each year (EVDS series TP.FG.J0)"),
     "pooled_nominal": ("Tutarlar tüm yılların toplamıdır, cari TL ile; yıllara bölünmedikleri için enflasyondan "
                        "arındırılamazlar (reel tutarlar: Doğrudan temin sayfası).",
                        "Amounts are totals over every year, in nominal TRY; not being split by year, they cannot be "
@@ -92,8 +96,26 @@ LABELS: dict[str, tuple[str, str]] = {
     "importance": ("Önem", "Importance"),
     "not_confident": ("Özetteki bir sayı belgede bulunamadı ya da belge belirsiz: aslına bakın.",
                       "A number in this summary was not found in the document, or the document was unclear: check the original."),
-    "machine_written": ("Başlık ve özetler yapay zekâ ile yazılmıştır ve hata içerebilir; asıl belge esastır.",
-                        "Headlines and summaries are machine-written and may contain errors; the original is authoritative."),
+    "machine_written": ("Başlık ve özetleri bir dil modeli ya da (örnek akışta) bir kişi yazmıştır; her haberde hangisi "
+                        "olduğu yazılıdır. Hata içerebilirler; asıl belge esastır.",
+                        "Headlines and summaries are written by a language model or, in the curated sample, by hand; "
+                        "each article says which. They may contain errors; the original is authoritative."),
+    "written_by_model": ("Bir dil modeli yazdı: {model}", "Written by a language model: {model}"),
+    "written_by_hand": ("Elle yazılmış örnek haber (demo akışı), bir modelin özeti değil",
+                        "Hand-written sample article (the demo feed), not a model's summary"),
+    "tags_placeholder": ("Konu sözcükleri (İngilizce)", "inflation, interest-rates"),
+    "admin_key_help": ("Yönetici anahtarı sunucuda şu komutla oluşturulur: `gosterge keys create --admin` "
+                       "(anahtar yalnız bir kez gösterilir).",
+                       "An admin key is created on the server with `gosterge keys create --admin` "
+                       "(the key is shown only once)."),
+    "ekap_citation": ("Kamu İhale Kurumu (KİK), Elektronik Kamu Alımları Platformu (EKAP): ihale kayıtları ve sonuç "
+                      "ilanları.",
+                      "Public Procurement Authority of Türkiye (KİK), Electronic Public Procurement Platform (EKAP): "
+                      "tender records and result notices."),
+    "ekap_no_direct": ("Doğrudan temin alımı yok: EKAP doğrudan temin tutarlarını yayımlamaz; bu dosya boştur ve "
+                       "doğrudan temin istatistikleri boştur.",
+                       "No direct purchases: EKAP publishes no amounts for direct procurement (doğrudan temin), so "
+                       "this file is empty and the direct-procurement statistics are null."),
     "original": ("Asıl belge", "Original document"),
     "companies": ("Şirketler", "Companies"),
     "no_items": ("Bu seçim için veri yok.", "No data for this choice."),
@@ -201,6 +223,14 @@ LABELS: dict[str, tuple[str, str]] = {
     "scale_quantile": ("Dilimler (her renkte eşit sayıda il)", "Quantiles (as many provinces in each colour)"),
     "scale_log": ("Logaritmik", "Logarithmic"),
     "scale_linear": ("Doğrusal", "Linear"),
+    "few_cases_legend": ("5'ten az vakaya dayanıyor (noktalı)", "Rests on fewer than 5 cases (dotted)"),
+    "left_out_few": ("Sıralamada yok, 5'ten az vakaya dayandığı için ({unit}): {names}.",
+                     "Left out of the ranking, resting on fewer than 5 cases ({unit}): {names}."),
+    "log_axis": ("Logaritmik eksen", "Logarithmic axis"),
+    "log_axis_note": ("Dikey eksen logaritmik: her çizgi bir öncekinin on katı.",
+                      "Logarithmic vertical axis: each gridline is ten times the one before."),
+    "axis_not_from_zero": ("Dikey eksen sıfırdan başlamıyor: değişimler olduğundan büyük görünür.",
+                           "The vertical axis does not start at zero: changes look larger than they are."),
     "scale_note_quantile": ("Renkler beşte birlik dilimlere göre: her renk illerin beşte birini gösterir.",
                             "Colours by quintile: each colour holds a fifth of the provinces."),
     "scale_note_log": ("Renkler logaritmik ölçekte: her işaret bir öncekinin on katı.",
@@ -213,6 +243,10 @@ LABELS: dict[str, tuple[str, str]] = {
                      "geri kalan {rest_p} il ve {rest_s} sektör aşağıdaki tabloda.",
                      "The {provinces} provinces and {sectors} sectors with the largest volume are shown ({share} of "
                      "the total amount); the other {rest_p} provinces and {rest_s} sectors are in the table below."),
+    "coverage_note": ("Kaynağın (KİK kayıtları) eksiksiz kapsadığı yıllar: {complete}. Bu yayında kaydı olan yıllar: "
+                      "{held}; kaydı olmayan yıllar: {missing}.",
+                      "Years the source (KİK's records) covers completely: {complete}. Years this release holds "
+                      "records of: {held}; years it holds none of: {missing}."),
     "synthetic_citation": ("Gösterge'nin ürettiği sentetik veri; gerçek ihale kayıtları değildir.",
                            "Synthetic data generated by Gösterge; not real procurement records."),
     "flows_filtered": ("{who}: tutara göre en büyük {n} akış", "{who}: the {n} largest flows by amount"),

@@ -46,6 +46,12 @@ PARTY_LABELS: dict[str, tuple[str, str]] = {
                    "soruyu işaret eder, bir kanıt değildir.",
                    "Each flag counts how many of the period's {n} contracts carry it; a flag marks a question, "
                    "not proof."),
+    "single_bid_counts": ("Sayılan: teklif alan kısımlar; pay, yalnız bir teklif alanların oranıdır (aşağıdaki "
+                          "\"tek geçerli teklif\" bayrağı ise sözleşmeleri sayar).",
+                          "Counts lots that received bids: the share is those with a single bid (the \"single valid "
+                          "bid\" red flag below counts contracts instead)."),
+    "flag_counts": ("Sayılan: dönemin tüm sözleşmeleri; pay, bu bayrağı taşıyanların oranıdır.",
+                    "Counts every contract of the period: the share is those carrying this flag."),
     "its_awards": ("Sözleşmeleri", "Its awards"),
     "open_profile": ("Profili aç", "Open profile"),
     "open_awards": ("Sözleşmeleri göster", "Show the awards"),

@@ -12,7 +12,7 @@ import streamlit as st
 
 from dashboard import charts, data, years
 from dashboard.client import ApiError
-from dashboard.formats import local_time, number, share, spreadsheet_safe
+from dashboard.formats import local_time, month_text, number, share, spreadsheet_safe, too_few
 from dashboard.i18n import LANGUAGES, MONEY_FIELDS, SHARE_FIELDS, field_text, option_text, text
 from dashboard.prices import in_prices_of, uncovered_years
 
@@ -33,6 +33,7 @@ MEASURES: dict[str, tuple[str, str, str, str]] = {
     "total": ("direct-procurement-indices", "purchases", "money", "unit_money"),
     "median": ("direct-procurement-indices", "purchases", "money", "unit_money"),
 }
+SUMS = frozenset({"total"})  # measures that add cases up rather than describe them
 PLOTLY_CONFIG = {"displaylogo": False}
 
 
@@ -177,6 +178,18 @@ def few_cases_note(counts: pd.Series) -> None:
         st.caption(f"⚠ {t('few_cases')} ({t('count_behind')}: {int(counts.min())})")
 
 
+def enough_cases(frame: pd.DataFrame, count: str, label: str) -> pd.DataFrame:
+    """The rows of a ranking whose figure rests on at least FEW_CASES cases (or none: no figure); those left
+    out are named under the chart with their count, so that one contract at 100 % does not top a ranking."""
+    counts = pd.to_numeric(frame[count], errors="coerce")
+    few = counts.map(too_few)
+    if few.any():
+        names = ", ".join(f"{name} ({number(n, lang())})" for name, n in zip(frame.loc[few, label], counts[few],
+                                                                             strict=True))
+        st.caption(f"⚠ {t('left_out_few').format(unit=field_text(count, lang()).lower(), names=literal(names))}")
+    return frame[~few]
+
+
 def name_column(frame: pd.DataFrame) -> str:
     """The subjects' names in the reader's language, where the API gives both."""
     return "subjectNameEn" if lang() == "en" and "subjectNameEn" in frame else "subjectName"
@@ -195,9 +208,9 @@ def real_terms(frame: pd.DataFrame, columns: list[str], base_year: int | None) -
     """`frame` with `columns` in `base_year`'s prices (unchanged when nominal), and the note saying so."""
     if base_year is None:
         return frame
-    index, source = guarded(data.price_index)
+    index, through = guarded(data.price_index)
     shown = in_prices_of(frame, columns, index, base_year)
-    st.caption(t("real_note").format(year=base_year, source=source))
+    st.caption(t("real_note").format(year=base_year, source=t("cpi_source"), through=month_text(through, lang())))
     uncovered = uncovered_years(frame["period"], index, base_year)
     st.caption(t("real_missing").format(years=", ".join(uncovered) or "–"))
     return shown
@@ -291,8 +304,10 @@ def province_map(measures: list[str], *, base_year: int | None = None) -> str:
     title = t("map_title").format(measure=t(f"map_{measure}"), year=year_label(year, span_of(endpoint)))
     if base_year is not None and kind == "money":
         title += f" · {t('real_in').format(year=base_year)}"
+    # A sum (the direct-procurement total) is not fragile on few cases the way a share or a median is.
     figure = charts.choropleth_figure(frame, data.province_paths(), value=measure, denominator=denominator,
-                                      title=title, lang=lang(), kind=kind, unit=t(unit), scale=scale)
+                                      title=title, lang=lang(), kind=kind, unit=t(unit), scale=scale,
+                                      mark_few=measure not in SUMS)
     st.plotly_chart(figure, width="stretch", config=PLOTLY_CONFIG)
     year_notes(year, endpoint)
     st.caption(t("boundaries_credit"))

@@ -124,3 +124,17 @@ def default_year(periods: list[str], span: Span | None, with_data: set[str] | No
     complete_held = [p for p in held if is_complete(p, span)]
     complete = [p for p in years if is_complete(p, span)]
     return (complete_held or held or complete or years or ["all"])[-1]
+
+
+def coverage_text(release: dict[str, Any]) -> dict[str, str] | None:
+    """The source's complete years (competition's span, which the award statistics share) beside the years
+    the release holds records of and those it holds none of, for one sentence; None when the API does
+    not report coverage."""
+    coverage = release.get("coverage")
+    span = complete_span(release, "competition-indices")
+    if not coverage or span is None:
+        return None
+    counts = ("tenders", "purchases")
+    held = [str(row["year"]) for row in coverage["years"] if any(row[c] for c in counts)]
+    missing = [str(row["year"]) for row in coverage["years"] if not any(row[c] for c in counts)]
+    return {"complete": f"{span[0]}–{span[1]}", "held": ", ".join(held) or "–", "missing": ", ".join(missing) or "–"}

@@ -150,5 +150,15 @@ def record_failure(session: Session, *, article_id: str, source: str, url: str, 
         row.at, row.reason, row.attempts = now, reason, row.attempts + 1
 
 
+def clear_fetch_failures(session: Session, source: str, *, keep: set[str], prefix: str) -> None:
+    """Take off the list the failures of fetching (their reason starts with `prefix`) of `source` whose
+    address is not in `keep`: fetched again, they are no longer failures."""
+    rows = session.scalars(select(SummaryFailure).where(SummaryFailure.source == source,
+                                                        SummaryFailure.reason.startswith(prefix, autoescape=True)))
+    for row in rows:
+        if row.url not in keep:
+            session.delete(row)
+
+
 def list_failures(session: Session) -> list[SummaryFailure]:
     return list(session.scalars(select(SummaryFailure).order_by(SummaryFailure.at.desc())))

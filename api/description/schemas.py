@@ -235,6 +235,11 @@ for _name in list(ITEMS):
 
 SCHEMAS["PriceIndexPage"]["properties"]["source"] = text("The publisher's series the index is taken from.")
 SCHEMAS["PriceIndexPage"]["required"].append("source")
+SCHEMAS["PriceIndexPage"]["properties"]["coversThrough"] = prop(
+    "The last month the index covers (`YYYY-MM`, December of its last year); amounts of later years have no "
+    "value in real terms until the next December is added.", type="string", pattern=r"^\d{4}-12$",
+    examples=["2025-12"])
+SCHEMAS["PriceIndexPage"]["required"].append("coversThrough")
 POSITION = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
 POLYGON = {"type": "array", "items": {"type": "array", "items": POSITION, "minItems": 4}}
 SCHEMAS["ProvinceBoundaries"] = obj({
@@ -270,7 +275,8 @@ SCHEMAS["Datasets"] = obj({
                        "accept; null before the first release.", type=["integer", "null"], minimum=2019),
     "completeYears": prop("Per index endpoint (`competition`, `concentration`, `localization`, `direct`), the years "
                           "the source covers completely; other years are partial and should not be compared with "
-                          "complete ones.", type="object", additionalProperties=obj({
+                          "complete ones. This describes the source (KİK's records), not the release served: a "
+                          "release may hold no record of a complete year, which its `coverage` says.", type="object", additionalProperties=obj({
                               "from": prop("First complete year.", type="integer", minimum=2019),
                               "to": prop("Last complete year.", type="integer", minimum=2019)})),
     "coverage": prop("What the release itself holds, as loaded (the source's completeness is `completeYears`); "
@@ -278,7 +284,10 @@ SCHEMAS["Datasets"] = obj({
                      type=["object", "null"], required=["years", "awardedLots", "withEstimate", "withBids",
                                                         "withContractorProvince"],
                      additionalProperties=False, properties={
-        "years": prop("Every year with a tender or a direct purchase in the release, oldest first.", type="array",
+        "years": prop("Every year from the first any statistic covers completely (2019) to `latestYear`, and any "
+                      "other year with a tender or a direct purchase in the release, oldest first. A year the release "
+                      "has no record of has every count at 0 (\"no records\"), whether or not `completeYears` calls "
+                      "it complete in the source.", type="array",
                       items=obj({
                           "year": prop("Tender or purchase year.", type="integer", minimum=1900),
                           "tenders": count("Tenders of that year."),

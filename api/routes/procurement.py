@@ -235,11 +235,24 @@ def get_datasets(values: dict[str, Any]) -> Reply:
         "release": release.name, "releaseId": release.id, "publishedAt": format_utc(release.published_at),
         "loadedAt": format_utc(release.loaded_at), "synthetic": release.synthetic, "latestYear": release.latest_year,
         "completeYears": complete_years(),
-        "coverage": _coverage(release.id),
+        "coverage": _every_year(_coverage(release.id), release.latest_year),
         "datasets": [{"name": d.name, "file": d.file, "rows": d.rows, "citation": d.citation, "url": d.url}
                      for d in release.datasets],
     }
     return Reply(json_body(body), f"release-{release.id}")
+
+
+def _every_year(coverage: dict[str, Any] | None, latest_year: int | None) -> dict[str, Any] | None:
+    """`coverage` with a row for every year from the first a statistic covers completely to the latest, those
+    without records at zero: a release holding no record of a complete year (`completeYears`, the source's)
+    says so itself, so that the one is not read for the other."""
+    if coverage is None:
+        return None
+    held = {row["year"]: row for row in coverage["years"]}
+    first = min([start for start, _ in COMPLETE_YEARS.values()] + list(held))
+    last = max([latest_year or first] + list(held))
+    empty = {"tenders": 0, "lots": 0, "awardedLots": 0, "purchases": 0}
+    return {**coverage, "years": [held.get(year, {"year": year, **empty}) for year in range(first, last + 1)]}
 
 
 def _coverage(release_id: int) -> dict[str, Any] | None:

@@ -20,8 +20,8 @@ from store.reference.lists import (
     provinces,
     sectors,
 )
-from store.reference.prices import SOURCE as PRICE_SOURCE
-from store.reference.prices import december_cpi, published_changes
+from store.reference.prices import covers_through, december_cpi, published_changes
+from store.reference.prices import source as price_source
 
 # The lists ship with the package: a new version of it is the only thing that changes them.
 REFERENCE_VERSION = "reference-3"
@@ -81,10 +81,12 @@ def list_procedures(values: dict[str, Any]) -> Reply:
 def list_price_index(values: dict[str, Any]) -> Reply:
     """Türkiye's consumer price index, December of each year (2003=100)
     For amounts in real terms: an amount of year Y in the prices of December of year B is
-    amount × index(B) / index(Y). `source` names the publisher's series."""
+    amount × index(B) / index(Y). `source` names the publisher's series; `coversThrough` is the last
+    month the index covers (December of its last year): amounts of later years have no real-terms value."""
     changes = published_changes()
     return _collection([{"year": year, "decemberIndex": level, "decemberChangePercent": changes[year]}
-                        for year, level in sorted(december_cpi().items())], source=PRICE_SOURCE)
+                        for year, level in sorted(december_cpi().items())], source=price_source(),
+                       coversThrough=covers_through())
 
 
 @area.get("/red-flags", cost=0, response_schema="RedFlagPage")

@@ -44,8 +44,9 @@ def follow_upload(client, key: str, status_url: str) -> None:  # noqa: ANN001
 
 
 st.title(t("admin"))
-key = st.text_input(t("admin_key"), type="password", key="w_admin_key")
+key = st.text_input(t("admin_key"), type="password", key="w_admin_key", help=t("admin_key_help"))
 if not key:
+    st.caption(t("admin_key_help"))
     st.stop()
 client = data.client()
 uploader_texts()

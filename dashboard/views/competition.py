@@ -5,6 +5,7 @@ import streamlit as st
 from dashboard import charts, data
 from dashboard.ui import (
     PLOTLY_CONFIG,
+    enough_cases,
     few_cases_note,
     guarded,
     index_view,
@@ -51,7 +52,8 @@ with across:
     else:
         pooled = guarded(lambda: data.index("competition-indices", dimension, period="all"))
         year_notes("all", "competition-indices")
-        st.plotly_chart(charts.ranked_bar_figure(pooled, value="singleBidShare", label=name_column(pooled),
+        ranked = enough_cases(pooled, "lotsWithBids", name_column(pooled))
+        st.plotly_chart(charts.ranked_bar_figure(ranked, value="singleBidShare", label=name_column(pooled),
                                                  title=t("single_bid_share"), lang=lang(), kind="share"),
                         width="stretch", config=PLOTLY_CONFIG)
         few_cases_note(pooled["lotsWithBids"])

@@ -6,6 +6,7 @@ from dashboard import charts, data
 from dashboard.ui import (
     PLOTLY_CONFIG,
     choose,
+    enough_cases,
     few_cases_note,
     guarded,
     lang,
@@ -30,10 +31,11 @@ if frame.empty:
     st.info(t("no_items"))
     st.stop()
 left, right = st.columns(2)
-left.plotly_chart(charts.ranked_bar_figure(frame, value="localShareCount", label=name_column(frame),
+ranked = enough_cases(frame, "contracts", name_column(frame))
+left.plotly_chart(charts.ranked_bar_figure(ranked, value="localShareCount", label=name_column(frame),
                                            title=f"{t('local_share_count')} · {year_label(period)}", lang=lang(), kind="share"),
                   width="stretch", config=PLOTLY_CONFIG)
-right.plotly_chart(charts.ranked_bar_figure(frame, value="localShareValue", label=name_column(frame),
+right.plotly_chart(charts.ranked_bar_figure(ranked, value="localShareValue", label=name_column(frame),
                                             title=f"{t('local_share_value')} · {year_label(period)}", lang=lang(), kind="share"),
                    width="stretch", config=PLOTLY_CONFIG)
 few_cases_note(frame["contracts"])

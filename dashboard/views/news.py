@@ -17,6 +17,7 @@ CATEGORIES = ["", "monetary-policy", "macro-data", "regulation", "banking", "cap
               "m-and-a", "management", "debt", "fiscal", "trade", "energy", "other"]
 SENTIMENTS = ["", "positive", "negative", "neutral", "mixed"]
 SOURCES = ["fed", "ecb", "sec", "resmi-gazete"]
+SAMPLE_MODEL = "curated-sample"  # the start of the curated sample's `model` (README, "The demo")
 EVERY = {"category": "all_categories", "sentiment": "all_sentiments"}  # what the empty choice of each select reads
 
 
@@ -25,6 +26,14 @@ LANGUAGE = lang()  # bound once per run: a widget formats its options again afte
 
 def _value(value: str, every: str) -> str:
     return text(every, LANGUAGE) if value == "" else news_value(value, LANGUAGE)
+
+
+def written_by(model: str) -> str:
+    """Who wrote an article's headline and summary, from its `model`: the curated sample's (the API documents
+    its `curated-sample` prefix) are written by hand, any other by the model it names."""
+    if model.startswith(SAMPLE_MODEL):
+        return t("written_by_hand")
+    return t("written_by_model").format(model=literal(model or "?"))
 
 
 def _date(name: str):  # noqa: ANN202
@@ -37,18 +46,18 @@ def _date(name: str):  # noqa: ANN202
 sources = sidebar.multiselect(t("source"), SOURCES, key="w_sources", placeholder=t("choose_options"),
                               format_func=lambda v: news_value(v, LANGUAGE),
                               default=[s for s in query.get("source", "").split(",") if s in SOURCES])
-category = sidebar.selectbox(t("category"), CATEGORIES, key="w_category",
+category = sidebar.selectbox(t("category"), CATEGORIES, key="w_category", placeholder=t("choose_option"),
                              format_func=lambda v: _value(v, EVERY["category"]),
                              index=CATEGORIES.index(query.get("category", "")) if query.get("category", "") in CATEGORIES else 0)
 tags = sidebar.text_input(t("tags"), value=query.get("tag", ""), key="w_tags", help=t("tags_help"),
-                          placeholder="inflation, interest-rates")
+                          placeholder=t("tags_placeholder"))
 tickers = sidebar.text_input(t("tickers"), value=query.get("ticker", ""), key="w_tickers", help=t("tickers_help"),
                              placeholder="AAPL, MSFT")
 countries = sidebar.text_input(t("countries"), value=query.get("country", ""), key="w_countries",
                                help=t("countries_help"), placeholder="TR, US")
 importance = sidebar.slider(t("min_importance"), 1, 5, int(query.get("minImportance", "1")) if query.get("minImportance", "1") in "12345" else 1,
                             key="w_importance")
-sentiment = sidebar.selectbox(t("sentiment"), SENTIMENTS, key="w_sentiment",
+sentiment = sidebar.selectbox(t("sentiment"), SENTIMENTS, key="w_sentiment", placeholder=t("choose_option"),
                               format_func=lambda v: _value(v, EVERY["sentiment"]),
                               index=SENTIMENTS.index(query.get("sentiment", "")) if query.get("sentiment", "") in SENTIMENTS else 0)
 confident = sidebar.checkbox(t("confident_only"), value=query.get("confident") == "true", key="w_confident")
@@ -81,6 +90,7 @@ for article in articles:
                            f"{t('sentiment')}: {news_value(article['sentiment'], lang())} · "
                            f"{t('importance')}: {'★' * article['importance']}"))
         st.markdown(literal(summary))
+        st.caption(written_by(article.get("model") or ""))
         companies = ", ".join(c["name"] + (f" ({c['ticker']})" if c["ticker"] else "") for c in article["companies"])
         if companies:
             st.caption(literal(f"{t('companies')}: {companies}"))

@@ -15,7 +15,19 @@ HEADLINES = (
     ("concentration-indices", "hhi", "hhi", number, number, "inverse"),
     ("direct-procurement-indices", "total", "direct_total", short_money, short_money, "off"),
 )
+# The EKAP importer's citations (loaders/ekap/importer.py) by how they start, and their labels.
+KNOWN_CITATIONS = (("Kamu İhale Kurumu (KİK), Elektronik Kamu Alımları Platformu (EKAP)", "ekap_citation"),
+                   ("No direct purchases: EKAP publishes no amounts", "ekap_no_direct"))
 ROW = 3  # cards in a row: five in one row cut the amounts short
+
+def citation_text(citation: str) -> str:
+    """A release's citation; the EKAP importer's own two (written in both languages, or in English) in the
+    reader's language, any other as the release wrote it."""
+    for start, key in KNOWN_CITATIONS:
+        if citation.startswith(start):
+            return t(key)
+    return literal(citation)
+
 
 st.title(t("overview"))
 release = guarded(data.datasets)
@@ -58,10 +70,13 @@ for year in sorted(partial_years_shown):
     st.info(t("headline_partial").format(year=year))
 
 st.subheader(t("datasets"))
+coverage_line = years.coverage_text(release)
+if coverage_line is not None:
+    st.caption(t("coverage_note").format(**coverage_line))
 for entry in release["datasets"]:
     # A synthetic release's citation, written by the generator in English, says only what the badge says;
     # any other is the release's own words (its manifest): data, shown as text, never as Markdown.
-    citation = t("synthetic_citation") if release["synthetic"] else literal(entry["citation"])
+    citation = t("synthetic_citation") if release["synthetic"] else citation_text(entry["citation"])
     st.markdown(f"**{literal(dataset_text(entry['name'], lang()))}** · {number(entry['rows'], lang())} "
                 f"{t('rows').lower()}  \n{t('citation')}: {citation}")
 

@@ -60,11 +60,14 @@ st.caption(" · ".join(a for a in about if a))
 
 
 def card(column, label: str, value: float | None, *, style: str = "share", count: str | None = None,  # noqa: ANN001
-         unit: str = "contracts", how: str = "of") -> None:
-    """A figure; under a share or a mean, the count it rests on, and a warning when that count is below five."""
+         unit: str = "contracts", how: str = "of", counts: str | None = None) -> None:
+    """A figure; under a share or a mean, the count it rests on (and, with `counts`, what it counts), and a
+    warning when that count is below five."""
     column.metric(label, short_money(value, language) if style == "money" else value_text(value, language, style))
     if count is not None:
         column.caption(counted(value, profile[count], unit, language, kind=style, how=how))
+        if counts:
+            column.caption(t(counts))
         if too_few(profile[count]):
             column.caption(f"⚠ {t('under_five')}")
 
@@ -76,7 +79,8 @@ if kind == "authority":
     card(cards[2], t("tenders"), profile["tenders"], style="number")
     card(cards[3], t("hhi_suppliers"), profile["hhi"], style="number", count="contracts", how="on")
 cards = st.columns(3)
-card(cards[0], t("single_bid_share"), profile["singleBidShare"], count="lotsWithBids", unit="lots")
+card(cards[0], t("single_bid_share"), profile["singleBidShare"], count="lotsWithBids", unit="lots",
+     counts="single_bid_counts")
 card(cards[1], t("average_discount"), profile["averageDiscount"], count="discountTenders", unit="tenders",
      how="over")
 card(cards[2], t("local_share"), profile["localShare"], count="localShareContracts")
@@ -123,7 +127,7 @@ scale = choose("map_scale", list(charts.SCALES), name="scale", labels={s: t(f"sc
 st.plotly_chart(charts.choropleth_figure(where.rename(columns={"province": "subject"}), data.province_paths(),
                                          value="value", denominator="contracts", lang=language, kind="money",
                                          title=t(f"map_{kind}").format(period=year_label(period, span)),
-                                         unit=t("unit_money"), scale=scale),
+                                         unit=t("unit_money"), scale=scale, mark_few=False),
                 width="stretch", config=PLOTLY_CONFIG)
 st.caption(t("boundaries_credit"))
 
@@ -137,6 +141,7 @@ for flag in profile["flags"]:
     with st.container(border=True):
         st.markdown(f"**{literal(title)}** · {number(flag['contracts'], language)} · "
                     f"{counted(share, profile['contracts'], 'contracts', language)}")
+        st.caption(t("flag_counts"))
         if rule is not None:  # the rule in the reader's language; its anchor (the API's, in English) is not shown
             st.caption(literal(rule["definitionTr" if language == "tr" else "definitionEn"]))
         if flag["contracts"]:

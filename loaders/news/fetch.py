@@ -20,7 +20,11 @@ DEFAULT_HOST_RATE = 5.0
 
 
 class FetchError(Exception):
-    """A document could not be got; the run counts it and goes on."""
+    """A document could not be got; the run counts it and goes on. `url` is the address that failed."""
+
+    def __init__(self, message: str, *, url: str | None = None):
+        super().__init__(message)
+        self.url = url
 
 
 class NotSavedError(FetchError):
@@ -83,11 +87,11 @@ class HttpGetter:
                                                     "last_modified": response.headers.get("Last-Modified")}))
                 return response.content
             if response.status_code not in RETRY_STATUSES:
-                raise FetchError(f"{url}: HTTP {response.status_code}")
+                raise FetchError(f"{url}: HTTP {response.status_code}", url=url)
             last = f"HTTP {response.status_code}"
             retry_after = response.headers.get("Retry-After", "")
             self.sleep(min(float(retry_after), 60.0) if retry_after.isdigit() else min(0.5 * 2**attempt, 8.0))
-        raise FetchError(f"{url}: gave up after {self.attempts} attempts ({last})")
+        raise FetchError(f"{url}: gave up after {self.attempts} attempts ({last})", url=url)
 
 
 class DirectoryGetter:

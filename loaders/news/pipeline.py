@@ -13,17 +13,18 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from loaders.news import ecb, fed, resmi_gazete, sec
 from loaders.news.documents import Document
-from loaders.news.fetch import DirectoryGetter, FetchError, HttpGetter
+from loaders.news.fetch import DirectoryGetter, FetchError, HttpGetter, NotSavedError
 from loaders.news.runs import Run, RunReport, recent
 from loaders.news.sample import SAMPLE_MODEL_PREFIX
 from loaders.news.sec_run import documents_sec
 from loaders.news.summarise import LlmClient, SummaryError, summarise
 from loaders.settings import LoaderSettings
 from store.db import session_scope
-from store.news import record_failure, stored_models, upsert_article
+from store.news import clear_fetch_failures, record_failure, stored_models, upsert_article
 from store.reference.news import SOURCES, article_id
 
 log = logging.getLogger("gosterge.loaders.news")
+NOT_FETCHED = "could not fetch: "  # how a stored failure of fetching reads beside a failed summary
 GAZETTE_BASE = "https://www.resmigazete.gov.tr/eskiler"
 FEED_PATTERNS = {fed.FEED_URL: "press_all*.xml", ecb.FEED_URL: "press_rss*.xml", sec.FEED_URL: "getcurrent*.xml",
                  sec.TICKERS_URL: "company_tickers*.json"}
@@ -54,7 +55,13 @@ def _documents_gazette(run: Run) -> Iterator[Document]:
     for url in urls:
         try:
             entries = resmi_gazete.parse_gazette_index(run.getter.get(url), url)
-        except (FetchError, ValueError) as exc:
+        except NotSavedError:
+            run.report.not_saved += 1
+            continue
+        except FetchError as exc:
+            run.report.fetch_failed(url, exc)
+            continue
+        except ValueError as exc:
             run.report.failed.append(f"{url}: {exc}")
             continue
         for entry in entries:
@@ -110,9 +117,14 @@ def load_news(
         run = Run(make_getter(source, settings, from_dir=directory, cache_dir=cache_dir), since, report, directory)
         try:
             documents = list(collect(source, run))
-        except (FetchError, ValueError) as exc:
+        except FetchError as exc:
+            report.fetch_failed(exc.url or f"{source} index", exc)
+            documents = []
+        except ValueError as exc:
             report.failed.append(f"{source} index: {exc}")
             continue
+        finally:
+            _keep_fetch_failures(source, report, sessions, isinstance(run.getter, HttpGetter))
         run.report_unread(source)
         todo = _to_summarise(source, documents, sessions, report, resummarise)
         with ThreadPoolExecutor(max_workers=max(1, settings.llm_concurrency)) as pool:
@@ -128,6 +140,18 @@ def load_news(
                                        url=document.url, reason=outcome, now=datetime.now(UTC))
                         report.failed.append(f"{document.url}: {outcome}")
     return reports
+
+
+def _keep_fetch_failures(source: str, report: RunReport, sessions: sessionmaker[Session], from_web: bool) -> None:
+    """The addresses of `source` this run could not fetch, stored as failures; those it fetched again are
+    taken off the list (a saved-folder run fetches nothing from the web and leaves the list alone)."""
+    if not from_web:
+        return
+    with session_scope(sessions) as session:
+        for url, reason in report.not_fetched.items():
+            record_failure(session, article_id=article_id(source, url), source=source, url=url,
+                           reason=f"{NOT_FETCHED}{reason}", now=datetime.now(UTC))
+        clear_fetch_failures(session, source, keep=set(report.not_fetched), prefix=NOT_FETCHED)
 
 
 def _to_summarise(source: str, documents: list[Document], sessions: sessionmaker[Session], report: RunReport,

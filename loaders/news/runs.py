@@ -25,6 +25,13 @@ class RunReport:
     failed: list[str] = field(default_factory=list)
     # Documents read and deliberately not summarised, each with the rule that leaves it out.
     left_out: list[str] = field(default_factory=list)
+    # Addresses that could not be fetched (also in `failed`), each with the reason: kept in the store, so that
+    # `gosterge news failures` lists them beside the summaries that failed.
+    not_fetched: dict[str, str] = field(default_factory=dict)
+
+    def fetch_failed(self, url: str, error: Exception) -> None:
+        self.not_fetched[url] = str(error)
+        self.failed.append(f"{url}: {error}" if url not in str(error) else str(error))
 
     def line(self, source: str) -> str:
         saved = f", {self.not_saved} not in the saved folder" if self.not_saved else ""
@@ -73,7 +80,10 @@ class Run:
         except NotSavedError:
             self.report.not_saved += 1
             return
-        except (FetchError, ValueError) as exc:
+        except FetchError as exc:
+            self.report.fetch_failed(entry.url, exc)
+            return
+        except ValueError as exc:
             self.report.failed.append(f"{entry.url}: {exc}")
             return
         self.report.documents += 1

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import time
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlparse
 
 import requests
 
@@ -51,6 +53,27 @@ MODEL_HINT = ('see "A local model server" in the README for one on this machine,
 CHECK_TIMEOUT_SECONDS = 10.0
 
 
+def is_hosted(base: str) -> bool:
+    """Whether the address is a hosted API (a public name or address), not a server on this machine or its
+    private network, which a person starts themselves."""
+    host = urlparse(base).hostname or ""
+    if host == "localhost" or host.endswith((".local", ".internal", ".lan")) or "." not in host and ":" not in host:
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return True  # a public name such as api.openai.com
+    return not (address.is_private or address.is_loopback or address.is_link_local)
+
+
+def _path_hint(base: str) -> str:
+    """Why GET /models is not found: an address without the API's path usually lacks /v1; one that has it is
+    another server's (a wrong host or port)."""
+    if urlparse(base).path.rstrip("/").endswith("/v1"):
+        return "the address already ends in /v1, so another server answers there: check its host and port"
+    return "GOSTERGE_LLM_BASE_URL usually ends in /v1"
+
+
 class LlmClient:
     """A chat-completions client with a time limit and retries with backoff (Retry-After honoured)."""
 
@@ -73,19 +96,29 @@ class LlmClient:
         except requests.Timeout:
             raise ModelServerError(f"the model server at {base} (GOSTERGE_LLM_BASE_URL) did not answer within "
                                    f"{min(CHECK_TIMEOUT_SECONDS, self.settings.llm_timeout_seconds):g} s: "
-                                   f"check that it is running; {MODEL_HINT}") from None
+                                   f"{self._unreachable_hint(base, 'check that it is running')}") from None
         except requests.RequestException:
-            raise ModelServerError(f"nothing answers at {base} (GOSTERGE_LLM_BASE_URL): start the model server or "
-                                   f"correct the address; {MODEL_HINT}") from None
+            raise ModelServerError(f"nothing answers at {base} (GOSTERGE_LLM_BASE_URL): "
+                                   f"{self._unreachable_hint(base, 'start the model server or correct the address')}"
+                                   ) from None
         if response.status_code in (401, 403):
+            needed = "" if self.settings.llm_api_key else " (none is set)"
             raise ModelServerError(f"the model server at {base} refused the key (HTTP {response.status_code}): set "
-                                   f"GOSTERGE_LLM_API_KEY to a key it accepts")
+                                   f"GOSTERGE_LLM_API_KEY to a key it accepts{needed}")
         if response.status_code == 404:
             raise ModelServerError(f"{base} is not the address of an OpenAI-compatible API (GET {base}/models: HTTP "
-                                   f"404): GOSTERGE_LLM_BASE_URL usually ends in /v1")
+                                   f"404): {_path_hint(base)}")
         if response.status_code >= 500:
             raise ModelServerError(f"the model server at {base} fails (HTTP {response.status_code} to GET {base}/models): "
                                    f"see its own log")
+
+    def _unreachable_hint(self, base: str, local: str) -> str:
+        """What to do when nothing answers: a server on this machine or network is started (`local`); a hosted
+        API is reached over the network and, with no key set, needs GOSTERGE_LLM_API_KEY too."""
+        if not is_hosted(base):
+            return f"{local}; {MODEL_HINT}"
+        key = "" if self.settings.llm_api_key else "; a hosted API also needs its key in GOSTERGE_LLM_API_KEY (none is set)"
+        return f"check this machine's network access to it{key}; {MODEL_HINT}"
 
     def complete(self, messages: list[dict[str, str]]) -> str:
         url = self.settings.llm_base_url.rstrip("/") + "/chat/completions"

@@ -54,7 +54,12 @@ def test_direct_amounts_in_real_terms(live):
     assert pd.isna(real.loc["All years", "Total (TRY)"])  # an all-years total has no single price level
     assert real.loc["2024", "Purchases"] == nominal.loc["2024", "Purchases"]  # counts are not amounts
     captions = " ".join(c.value for c in run("views/direct.py", lang="en", prices="2024").caption)
-    assert "December 2024 prices" in captions and "TÜİK" in captions
+    assert "December 2024 prices" in captions and "TÜİK" in captions and "runs through December 2025" in captions
+    # 2025 has a value in its own December's prices; the note is Turkish on the Turkish page.
+    turkish = run("views/direct.py", prices="2025")
+    assert "Aralık 2025 ayına kadardır" in " ".join(c.value for c in turkish.caption)
+    assert "December index" not in " ".join(c.value for c in turkish.caption)
+    assert pd.notna(turkish.dataframe[0].value.set_index("Dönem").loc["2025", "Toplam (TL)"])
 
 
 def test_language_switch_changes_labels_and_headlines(live):
@@ -308,3 +313,65 @@ def test_tables_show_empty_cells_as_a_dash(monkeypatch):
     html = shown["data"].to_html()
     assert "None" not in html and "nan" not in html.lower().replace("nan-", "")
     assert html.count(">–<") == 2
+
+
+def test_rankings_open_on_turkiye_with_the_national_top_ten(live):
+    """The page opens on Türkiye as a whole: its tables are the API's national top ten (no province or sector)."""
+    app = run("views/rankings.py", lang="en")
+    assert app.sidebar.selectbox[0].value == "overall" and "Türkiye as a whole" in app.sidebar.selectbox[0].options
+    national = _api(live, "/v1/public-procurement/top-contractors?method=tender")["items"]
+    shown = app.dataframe[1].value
+    assert shown["Name"].tolist() == [item["name"] for item in national]
+    assert not any("No data" in i.value for i in app.info)
+    direct = run("views/rankings.py", lang="en", method="direct")
+    assert direct.sidebar.selectbox[1].options == ["Tender", "Direct purchase"] and len(direct.dataframe) == 2
+
+
+def test_news_says_per_article_who_wrote_it_and_has_no_english_on_the_turkish_side(live):
+    """The demo feed is the curated sample: each article says it was written by hand, not by a model; the
+    Turkish sidebar's placeholders are Turkish."""
+    turkish = run("views/news.py", lang="tr")
+    captions = [c.value for c in turkish.caption]
+    assert sum("Elle yazılmış örnek haber" in c for c in captions) == len(turkish.get("link_button")) > 0
+    assert not any("Bir dil modeli yazdı" in c for c in captions)
+    assert turkish.text_input(key="w_tags").placeholder == "Konu sözcükleri (İngilizce)"
+    assert all(turkish.selectbox(key=key).placeholder == "Seçin" for key in ("w_category", "w_sentiment"))
+
+
+def test_news_names_the_model_of_a_models_article(live, loaded_app):
+    """An article a model summarised (the sample's article summarised again) names that model."""
+    from loaders.news.sample import sample_articles
+    from store.db import session_scope
+    from store.news import upsert_article
+
+    article = max(sample_articles(), key=lambda a: a["publishedAt"])
+    with session_scope(loaded_app.extensions["gosterge.sessions"]) as session:
+        upsert_article(session, {**article, "model": "qwen2.5-7b-instruct"})
+    st.cache_data.clear()
+    app = run("views/news.py", lang="en")
+    captions = [c.value for c in app.caption]
+    assert "Written by a language model: qwen2\\.5\\-7b\\-instruct" in captions, captions
+    assert sum("Hand-written sample article" in c for c in captions) == len(app.get("link_button")) - 1
+
+
+def test_admin_page_says_how_to_get_an_admin_key(live):
+    for language, said in (("tr", "gosterge keys create --admin"), ("en", "gosterge keys create --admin")):
+        app = run("views/admin.py", lang=language)
+        assert any(said in c.value for c in app.caption), [c.value for c in app.caption]
+
+
+def test_local_supplier_ranking_leaves_out_figures_on_fewer_than_five_contracts(live):
+    """A province at 100 % from one contract does not top the ranking: every province resting on 1 to 4
+    contracts is left out of the ranked bars and named, with its count, under them; the table keeps it."""
+    import json
+
+    app = run("views/localization.py", lang="en", dimension="province", year="all")
+    items = _api(live, "/v1/public-procurement/localization-indices?dimension=province&period=all&limit=200")["items"]
+    few = {item["subjectName"] for item in items if 0 < item["contracts"] < 5}
+    assert few, "the demo release has provinces on few contracts"
+    bars = [json.loads(chart.proto.spec)["data"][0] for chart in app.get("plotly_chart")
+            if json.loads(chart.proto.spec)["data"][0].get("type") == "bar"]
+    assert len(bars) == 2 and all(not few & set(bar["y"]) for bar in bars)
+    note = next(c.value for c in app.caption if "Left out of the ranking" in c.value)
+    assert all(name in note for name in few)
+    assert few <= set(app.dataframe[0].value["Name"])

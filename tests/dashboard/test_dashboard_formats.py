@@ -135,3 +135,17 @@ def test_text_from_data_never_becomes_a_link_an_image_or_an_address():
     assert not re.search(r"(https?://|www\.|\w@)", plain)
     assert "![" not in shown and plain.replace("\u2060", "") == (
         "See https://evil.example/x, www.evil.example and owner@evil.example ![i](http://x/i.png)")
+
+
+def test_the_sources_complete_years_are_said_beside_what_the_release_holds():
+    """An imported release of 2026 alone: the source's complete years (2019–2024) and the years the release
+    holds no record of are said side by side, so that the one is not read for the other."""
+    from dashboard.years import coverage_text
+
+    none = {"tenders": 0, "lots": 0, "awardedLots": 0, "purchases": 0}
+    release = {"completeYears": {"competition": {"from": 2019, "to": 2024}},
+               "coverage": {"years": [{"year": y, **none} for y in range(2019, 2026)]
+                            + [{"year": 2026, "tenders": 61, "lots": 70, "awardedLots": 12, "purchases": 0}]}}
+    assert coverage_text(release) == {"complete": "2019–2024", "held": "2026",
+                                      "missing": "2019, 2020, 2021, 2022, 2023, 2024, 2025"}
+    assert coverage_text({**release, "coverage": None}) is None

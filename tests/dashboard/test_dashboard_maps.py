@@ -136,3 +136,22 @@ def test_heatmap_keeps_the_largest_provinces_and_sectors_sorted_with_readable_la
     assert len(heat.x) == 20 and len(heat.y) == 15
     assert all(len(label) <= charts.LABEL_CHARS for label in heat.y)
     assert "logaritmik" in figure.layout.title.text
+
+
+def test_a_province_whose_figure_rests_on_fewer_than_five_cases_is_dotted_and_said():
+    """A share on 1 to 4 cases keeps its colour, dotted, with the warning in its hover and once in the legend;
+    a sum (mark_few=False) is not marked."""
+    paths = charts.province_paths(_boundaries())
+    frame = pd.DataFrame({"subject": [34, 6, 69, 38], "localShareCount": [0.4, 0.5, 1.0, 0.8],
+                          "contracts": [120, 5, 1, 4]})
+    figure = charts.choropleth_figure(frame, paths, value="localShareCount", denominator="contracts", title="t",
+                                      lang="en", kind="share", unit="%")
+    by_name = {t.text.split("<br>")[0]: t for t in figure.data if t.fill == "toself"}
+    few = [by_name["<b>Bayburt</b>"], by_name["<b>Kayseri</b>"]]
+    assert all(t.fillpattern.shape == "." and "fewer than 5 cases" in t.text for t in few)
+    assert [t.name for t in few if t.showlegend] == ["Rests on fewer than 5 cases (dotted)"]
+    for enough in (by_name["<b>İstanbul</b>"], by_name["<b>Ankara</b>"]):  # 5 cases are enough
+        assert enough.fillpattern.shape is None and "fewer than" not in enough.text
+    sums = charts.choropleth_figure(frame, paths, value="localShareCount", denominator="contracts", title="t",
+                                    lang="en", kind="share", unit="%", mark_few=False)
+    assert not any("fewer than" in (t.text or "") for t in sums.data if t.fill == "toself")

@@ -103,6 +103,20 @@ def test_profile_shows_every_share_and_mean_with_its_count(live, language):
         assert f"%{discount.replace('.', ',')} ({profile['discountTenders']} ihale üzerinden)" in captions
 
 
+@pytest.mark.parametrize(("language", "lots", "contracts"), [
+    ("tr", "Sayılan: teklif alan kısımlar", "Sayılan: dönemin tüm sözleşmeleri"),
+    ("en", "Counts lots that received bids", "Counts every contract of the period")])
+def test_the_two_single_bid_figures_say_what_they_count(live, language, lots, contracts):
+    """The single-bid share (of lots with bids) and the single-valid-bid flag (of contracts) differ by their
+    definitions: the card says it counts lots, each red-flag card that it counts contracts."""
+    party = _busiest(live, "authorities")
+    profile = _api(live, f"/authorities/{party['id']}")
+    app = run("views/profile.py", lang=language, kind="authority", id=party["id"])
+    captions = [c.value for c in app.caption]
+    assert sum(c.startswith(lots) for c in captions) == 1
+    assert sum(c.startswith(contracts) for c in captions) == len(profile["flags"]) > 0
+
+
 def _small_authority(live) -> dict:
     """An authority whose profile rests on fewer than five lots with bids (but some)."""
     for item in _api(live, "/authorities", q="kurum", limit=200)["items"]:
@@ -238,3 +252,14 @@ def test_profile_links_its_counterparts_and_flags(live, monkeypatch):
     to_awards = [parse_qs(link.proto.query_string) for link in app.get("page_link") if "flag=" in link.proto.query_string]
     assert [q["flag"][0] for q in to_awards] == [f["flag"] for f in flagged]
     assert all(q["contractor"] == [party["id"]] for q in to_awards)
+
+
+@pytest.mark.parametrize(("language", "first"), [
+    ("en", ["Contract value (TRY)", "Contractor", "Red flags", "Authority"]),
+    ("tr", ["Sözleşme bedeli (TL)", "Yüklenici", "Kırmızı bayraklar", "İdare"])])
+def test_the_awards_table_opens_with_what_an_analyst_reads_first(live, language, first):
+    """Value, contractor, flags and buyer come first, so a table 1,400 px wide shows them without scrolling;
+    the CSV keeps the API's field names in the same order."""
+    app = run("views/awards.py", lang=language, sort="value")
+    _quiet(app)
+    assert list(app.dataframe[0].value.columns[:4]) == first

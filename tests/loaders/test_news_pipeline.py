@@ -267,3 +267,23 @@ def test_saved_8k_older_than_since_is_not_read_again_on_its_own(tmp_path, shared
     # NVIDIA's filing (accepted 6 March 2026) is older: neither it nor its primary document is read or failed.
     assert "sec: 0 documents" in result.stderr
     assert "nvda-20260302.htm" not in result.stderr
+
+
+def test_a_run_that_could_fetch_nothing_fails_and_lists_what_it_could_not_fetch(database_url, tmp_path):
+    """No source reachable (here every request of the fetchers goes to a proxy on a port nothing listens on):
+    `load news` exits non-zero, and `news failures` lists the address it could not fetch and why."""
+    from tests.helpers import free_port
+
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path),
+           "HTTPS_PROXY": f"http://127.0.0.1:{free_port()}", "HTTP_PROXY": f"http://127.0.0.1:{free_port()}",
+           "NO_PROXY": "127.0.0.1,localhost"}
+    with ScriptedLlm([], default=lambda body: completion(PLAIN)) as server:
+        env["GOSTERGE_LLM_BASE_URL"] = server.base_url
+        result = run(["load", "news", "--source", "fed"], env)
+    assert result.returncode == 1, result.stderr
+    assert "nothing could be fetched" in result.stderr and "gave up after 4 attempts" in result.stderr
+    listed = run(["news", "failures"], env)
+    assert listed.returncode == 0
+    line = next(line for line in listed.stdout.splitlines() if "\tfed\t" in line)
+    assert "https://www.federalreserve.gov/feeds/press_all.xml" in line and "could not fetch: " in line
+    assert counts(database_url) == (0, 1)

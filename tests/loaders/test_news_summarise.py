@@ -171,3 +171,42 @@ def test_model_server_check_passes_on_the_stand_in_and_names_a_silent_one():
     # Stopped but still holding its socket: connections are accepted and never answered.
     with pytest.raises(ModelServerError, match="did not answer within 1 s: check that it is running"):
         LlmClient(settings).check()
+
+
+def test_an_address_already_ending_in_v1_is_not_told_to_end_in_v1():
+    """A 404 on GET /models at an address ending in /v1 is another server's (a wrong host or port); one without
+    the path is told where the API usually is."""
+    from loaders.news.summarise import ModelServerError
+
+    with ScriptedLlm([]) as server:
+        root = server.base_url[:-len("/v1")]
+        for base, said, unsaid in ((f"{root}/other/v1", "already ends in /v1", "usually ends in /v1"),
+                                   (root, "usually ends in /v1", "already ends in /v1")):
+            with pytest.raises(ModelServerError) as caught:
+                LlmClient(load_settings({"GOSTERGE_LLM_BASE_URL": base})).check()
+            assert said in str(caught.value) and unsaid not in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize(("base", "hosted"), [
+    ("https://api.openai.com/v1", True), ("https://93.184.216.34/v1", True), ("http://127.0.0.1:11434/v1", False),
+    ("http://localhost:8080/v1", False), ("http://192.168.1.20:8000/v1", False), ("http://ollama:11434/v1", False),
+    ("http://[::1]:8000/v1", False)])
+def test_which_addresses_are_hosted_apis(base, hosted):
+    from loaders.news.summarise import is_hosted
+
+    assert is_hosted(base) is hosted
+
+
+def test_a_hosted_api_out_of_reach_without_a_key_is_told_about_the_key():
+    """A hosted API that cannot be reached is not a model server to start: the sentence names the network and,
+    with no key set, GOSTERGE_LLM_API_KEY; with a key, the key is not mentioned."""
+    from loaders.news.summarise import ModelServerError
+
+    hosted = "https://api.gosterge-test.invalid/v1"  # .invalid never resolves (RFC 2606)
+    with pytest.raises(ModelServerError) as caught:
+        LlmClient(load_settings({"GOSTERGE_LLM_BASE_URL": hosted, "GOSTERGE_LLM_TIMEOUT_SECONDS": "2"})).check()
+    assert "GOSTERGE_LLM_API_KEY (none is set)" in str(caught.value) and "start the model server" not in str(caught.value)
+    with pytest.raises(ModelServerError) as caught:
+        LlmClient(load_settings({"GOSTERGE_LLM_BASE_URL": hosted, "GOSTERGE_LLM_API_KEY": "sk-x",
+                                 "GOSTERGE_LLM_TIMEOUT_SECONDS": "2"})).check()
+    assert "GOSTERGE_LLM_API_KEY" not in str(caught.value) and "network" in str(caught.value)

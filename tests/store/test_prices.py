@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dashboard.prices import in_prices_of, real_factor
-from store.reference.prices import december_cpi, published_changes
+from store.reference.prices import covers_through, december_cpi, published_changes, source
 
 
 def test_the_index_reproduces_the_published_changes():
@@ -22,7 +22,26 @@ def test_the_index_reproduces_the_published_changes():
 
 
 def test_the_index_covers_every_year_since_the_releases_begin():
-    assert set(range(2019, 2025)) <= set(december_cpi())
+    # Through December 2025: the only complete year of direct procurement is 2025.
+    assert set(range(2019, 2026)) <= set(december_cpi())
+    assert covers_through() == f"{max(december_cpi())}-12"
+
+
+def test_a_level_computed_from_the_change_is_said_in_the_source(tmp_path, monkeypatch):
+    """The file's header and `level_basis` say which levels are TÜİK's published ones: the API's source names
+    every December computed from the change instead, and none when all are published."""
+    import store.reference.prices as prices
+
+    assert "December 2025 computed" in source()
+    (tmp_path / "cpi_tr.csv").write_text("# a header line\nyear,december_index,december_change_percent,level_basis\n"
+                                         "2024,2684.55,44.38,published\n", encoding="utf-8")
+    monkeypatch.setattr(prices, "DATA_DIR", tmp_path)
+    prices._rows.cache_clear()
+    try:
+        assert source() == prices.SOURCE and december_cpi() == {2024: 2684.55}
+    finally:
+        monkeypatch.undo()
+        prices._rows.cache_clear()
 
 
 def test_an_amount_of_2019_in_2024_prices():

@@ -60,6 +60,11 @@ def test_reference_endpoints_are_free(loaded_app, make_key):
     prices = client.get(f"{BASE}/price-index", headers=headers).get_json()
     assert "TÜİK" in prices["source"]
     assert {"year": 2024, "decemberIndex": 2684.55, "decemberChangePercent": 44.38} in prices["items"]
+    # 2025, the only complete direct-procurement year, can be shown in real terms, and the answer says how far
+    # the index runs and that its last level was computed from TÜİK's published change.
+    assert {"year": 2025, "decemberIndex": 3513.81, "decemberChangePercent": 30.89} in prices["items"]
+    assert prices["coversThrough"] == "2025-12"
+    assert "December 2025 computed from" in prices["source"]
 
 
 def test_reference_datasets_names_the_complete_years(loaded_app, auth):
