@@ -7,8 +7,9 @@ memory limit), and Python holds one batch of tenders at a time, writing each rel
 from __future__ import annotations
 
 import gzip
-import io
 import json
+import queue
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -96,16 +97,23 @@ def tender_rows(con: duckdb.DuckDBPyConnection) -> Iterator[TenderRow]:
                             tuple(c.strip() for c in codes if c.strip()))
 
 
+# One encoder for every release: json.dumps with options builds a new one per call.
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def write_package(con: duckdb.DuckDBPyConnection, info: PackageInfo, sink: IO[str]) -> int:
     """Write the package to `sink` (text), releases last so that they stream; returns their number."""
-    header = json.dumps(package_header(info), ensure_ascii=False, separators=(",", ":"))
-    sink.write(header[:-1] + ',"releases":[')
-    count = 0
+    sink.write(_encode(package_header(info))[:-1] + ',"releases":[')
+    count, published, pieces = 0, info.published, []
     for row in tender_rows(con):
-        release = tender_release(row, prefix=info.ocid_prefix, release_name=info.release_name,
-                                 release_date=info.published)
-        sink.write(("," if count else "") + json.dumps(release, ensure_ascii=False, separators=(",", ":")))
+        release = tender_release(row, prefix=info.ocid_prefix, release_name=info.release_name, release_date=published)
+        pieces.append(_encode(release))
         count += 1
+        if len(pieces) == BATCH:
+            sink.write(("," if count > BATCH else "") + ",".join(pieces))
+            pieces = []
+    if pieces:
+        sink.write(("," if count > len(pieces) else "") + ",".join(pieces))
     sink.write("]}\n")
     return count
 
@@ -114,21 +122,49 @@ def write_package(con: duckdb.DuckDBPyConnection, info: PackageInfo, sink: IO[st
 def open_output(path: Path) -> Iterator[IO[str]]:
     """A text stream to `path`, gzip-compressed when its name ends in .gz (with no file name or time
     in the gzip header, so that the same release always gives the same bytes)."""
-    if path.suffix == ".gz":
-        with open(path, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=GZIP_LEVEL,
-                                                    mtime=0) as zipped, \
-                _text(zipped) as text:
-            yield text
-    else:
+    if path.suffix != ".gz":
         with open(path, "w", encoding="utf-8", newline="\n") as text:
             yield text
+        return
+    with open(path, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=GZIP_LEVEL,
+                                                mtime=0) as zipped:
+        sink = _CompressingSink(zipped)
+        try:
+            yield sink  # type: ignore[misc]
+        finally:
+            sink.close()
 
 
-@contextmanager
-def _text(binary: IO[bytes]) -> Iterator[IO[str]]:
-    text = io.TextIOWrapper(binary, encoding="utf-8", newline="\n", write_through=False)
-    try:
-        yield text
-    finally:
-        text.flush()
-        text.detach()
+class _CompressingSink:
+    """Text in, compressed by a thread of its own: zlib lets go of the GIL while it compresses, so
+    on two cores the releases are encoded while the previous batch is compressed. At most
+    QUEUED batches wait, which bounds the memory."""
+
+    QUEUED = 4
+
+    def __init__(self, zipped: gzip.GzipFile):
+        self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=self.QUEUED)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(zipped,), name="ocds-gzip", daemon=True)
+        self._thread.start()
+
+    def _run(self, zipped: gzip.GzipFile) -> None:
+        while (chunk := self._queue.get()) is not None:
+            if self._error is None:
+                try:
+                    zipped.write(chunk)
+                except BaseException as exc:  # noqa: BLE001  (raised again in the writer's thread)
+                    self._error = exc
+
+    def write(self, text: str) -> int:
+        if self._error is not None:
+            raise self._error
+        self._queue.put(text.encode("utf-8"))
+        return len(text)
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
