@@ -4,6 +4,7 @@ schemas with the lots and bids extensions, compiled by OCP's own tool, and built
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import subprocess
@@ -79,8 +80,6 @@ def test_demo_package_is_valid_and_equal_to_its_tables_tender_by_tender(demo):
 
 
 def test_stored_files_are_listed_with_their_size_and_digest_and_the_tables_are_the_release_as_loaded(demo):
-    import hashlib
-
     release, files, result = demo
     stored = read_release_files(files, result.release_id)
     assert stored.release == result.name and {f.kind for f in stored.files} == {"tables", "ocds"}
