@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from loaders.procurement.generate import generate_release  # noqa: E402
 from loaders.procurement.load import load_release  # noqa: E402
+from loaders.settings import load_settings  # noqa: E402
 from store.db import create_store_engine, make_session_factory  # noqa: E402
 from store.schema import upgrade  # noqa: E402
 
@@ -42,7 +43,9 @@ def main() -> int:
     upgrade(engine)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
-    result = load_release(path, make_session_factory(engine))
+    # The release's download files go beside the benchmark's store, not into the project's var/.
+    settings = load_settings({"GOSTERGE_RELEASE_FILES_DIR": str(work / "release-files")})
+    result = load_release(path, make_session_factory(engine), settings=settings)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"loaded {result.name}: rows {result.rows}, {result.items} served items")

@@ -7,7 +7,7 @@ import argparse
 import logging
 import sys
 
-from cli import db, ekap, keys, news, procurement, run
+from cli import db, ekap, export, keys, news, procurement, run
 from store.errors import NotFoundError
 
 
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     procurement.add_commands(sub, generate=generate, load=load)
     news.add_commands(sub, load=load)
     ekap.add_commands(sub)
+    export.add_commands(sub)
     return parser
 
 

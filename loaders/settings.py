@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+OCID_PREFIX = re.compile(r"ocds-[0-9a-z]{6}")
+# Not registered with the Open Contracting Partnership: for demonstrations and tests only, so that no
+# export of this software can pass for a registered publisher's (docs/ocds.md says how to get one).
+DEFAULT_OCID_PREFIX = "ocds-gstrge"
+DEFAULT_OCDS_LICENSE = "https://creativecommons.org/licenses/by/4.0/"
+
+
+class SettingError(ValueError):
+    """A setting's value is unusable; the message names the variable."""
 
 
 @dataclass(frozen=True)
@@ -17,6 +30,12 @@ class LoaderSettings:
     contact_email: str
     http_timeout_seconds: float
     database_url: str | None = None  # set by the API for the release-loading process it starts
+    # OCDS export and the files each release offers for download (docs/ocds.md).
+    ocid_prefix: str = DEFAULT_OCID_PREFIX
+    public_base_url: str = "http://127.0.0.1:8000"
+    ocds_license: str = DEFAULT_OCDS_LICENSE
+    ocds_policy: str = "http://127.0.0.1:8000/v1/docs"
+    release_files_dir: Path = PROJECT_ROOT / "var" / "release-files"
 
     @property
     def user_agent(self) -> str:
@@ -36,4 +55,19 @@ def load_settings(environ: dict[str, str] | None = None) -> LoaderSettings:
         contact_email=env.get("GOSTERGE_CONTACT_EMAIL", "data@gosterge.example"),
         http_timeout_seconds=float(env.get("GOSTERGE_HTTP_TIMEOUT_SECONDS", "20")),
         database_url=env.get("GOSTERGE_DATABASE_URL") or None,
+        **_ocds_settings(env),
     )
+
+
+def _ocds_settings(env: os._Environ[str] | dict[str, str]) -> dict[str, object]:
+    prefix = env.get("GOSTERGE_OCID_PREFIX") or DEFAULT_OCID_PREFIX
+    if not OCID_PREFIX.fullmatch(prefix):
+        raise SettingError(f"GOSTERGE_OCID_PREFIX must be 'ocds-' and six lower-case letters or digits, not {prefix!r}")
+    base = (env.get("GOSTERGE_PUBLIC_BASE_URL") or "http://127.0.0.1:8000").rstrip("/")
+    var_dir = Path(env.get("GOSTERGE_VAR_DIR") or PROJECT_ROOT / "var")
+    return {
+        "ocid_prefix": prefix, "public_base_url": base,
+        "ocds_license": env.get("GOSTERGE_OCDS_LICENSE") or DEFAULT_OCDS_LICENSE,
+        "ocds_policy": env.get("GOSTERGE_OCDS_POLICY_URL") or f"{base}/v1/docs",
+        "release_files_dir": Path(env.get("GOSTERGE_RELEASE_FILES_DIR") or var_dir / "release-files"),
+    }

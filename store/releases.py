@@ -123,3 +123,11 @@ def list_items(
     where = [StatItem.release_id == release_id, StatItem.kind == kind.name]
     where += [getattr(StatItem, column) == value for column, value in kind.filters(**keys).items()]
     return fetch_page(session, key=order, body=StatItem.body, where=where, after=after, descending=False, limit=limit)
+
+
+def find_release(session: Session, name: str | None) -> Release | None:
+    """The complete release of that name loaded last (a week may be loaded again), or the served one for None."""
+    if name is None:
+        return get_active_release(session)
+    return session.scalars(select(Release).where(Release.complete.is_(True), Release.name == name)
+                           .order_by(Release.id.desc()).limit(1)).first()

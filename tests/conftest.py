@@ -196,6 +196,14 @@ def auth(make_key):
     return {"Authorization": f"Bearer {make_key()}"}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def release_files_dir(tmp_path_factory) -> Path:
+    """Where every load of the tests keeps its release's download files: out of the project's var/."""
+    path = tmp_path_factory.mktemp("release-files")
+    os.environ["GOSTERGE_RELEASE_FILES_DIR"] = str(path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def demo_release(tmp_path_factory) -> Path:
     from loaders.procurement.generate import generate_release

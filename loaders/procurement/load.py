@@ -15,9 +15,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from loaders.procurement.compute import build_typed_tables, has_tender_names, served_items
 from loaders.procurement.details import build_details, write_details
 from loaders.procurement.release import open_release
+from loaders.procurement.release_files import build_release_files
 from loaders.procurement.validate import validate_release
+from loaders.settings import LoaderSettings, load_settings
 from store.db import session_scope
 from store.details import DETAILS_VERSION
+from store.release_files import remove_release_files
 from store.releases import (
     activate_release,
     complete_release,
@@ -72,7 +75,7 @@ def purge_abandoned_releases(sessions: sessionmaker[Session]) -> None:
 def load_release(
     path: Path, sessions: sessionmaker[Session], *, uploaded_by: str = "cli", activate: bool = True,
     now: datetime | None = None, progress: Progress = _ignore_progress, workdir: Path | None = None,
-    before_commit: Callable[[Session, int], None] | None = None,
+    before_commit: Callable[[Session, int], None] | None = None, settings: LoaderSettings | None = None,
 ) -> LoadResult:
     """Validate and compute in DuckDB, then write the release and (optionally) switch to it atomically.
 
@@ -81,8 +84,10 @@ def load_release(
     it until the last transaction completes and activates it. A failure while writing deletes what
     was written, so the release served before stays served, untouched. Every temporary file (the unpacked
     archive, DuckDB's spill files) goes under `workdir` when given, so that the caller can remove
-    them all at once; `before_commit(session, release_id)` writes more in the same transaction.
+    them all at once; `before_commit(session, release_id)` writes more in the same transaction. The
+    files offered for download are built before the release completes, and removed if it fails.
     """
+    settings = settings or load_settings()
     started = time.perf_counter()
     progress("unpacking", 0)
     with open_release(Path(path), workdir=workdir) as opened:
@@ -125,6 +130,7 @@ def load_release(
                         insert_items(session, release_id, batch)
                 log.info("statistics computed and written in %.1f s", time.perf_counter() - written)
                 write_details(con, sessions, release_id, counted)
+                build_release_files(con, opened, release_id, settings)
                 with session_scope(sessions) as session:
                     complete_release(session, release_id, details=DETAILS_VERSION, tender_names=has_tender_names(con))
                     if activate:
@@ -132,6 +138,7 @@ def load_release(
                     if before_commit is not None:
                         before_commit(session, release_id)
             except BaseException:
+                remove_release_files(settings.release_files_dir, release_id)
                 try:
                     purge(sessions, release_id)
                 except Exception:  # noqa: BLE001  (the store may be what failed; the first error is raised)

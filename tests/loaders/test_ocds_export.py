@@ -1,0 +1,180 @@
+"""The OCDS export: every release a tender of the release's own tables, valid against the official
+schemas with the lots and bids extensions, compiled by OCP's own tool, and built once at load time."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from loaders.ekap.importer import import_ekap
+from loaders.procurement.generate import generate_release
+from loaders.procurement.load import load_release
+from loaders.settings import load_settings
+from store.db import create_store_engine, make_session_factory
+from store.release_files import read_release_files
+from store.schema import upgrade
+from tests.conftest import ROOT, SHARED
+from tests.ocds_reference import (
+    expected_tenders,
+    merged_release_schema,
+    observed_tender,
+    read_tables,
+    validate_package,
+)
+
+EKAP = SHARED / "fixtures" / "ekap"
+PUBLISHED = datetime(2026, 11, 20, 6, tzinfo=UTC)
+
+
+def _load(release: Path, database_url: str, files: Path):
+    engine = create_store_engine(database_url)
+    upgrade(engine)
+    settings = load_settings({"GOSTERGE_RELEASE_FILES_DIR": str(files)})
+    try:
+        return load_release(release, make_session_factory(engine), settings=settings)
+    finally:
+        engine.dispose()
+
+
+def _package(files: Path, release_id: int) -> dict:
+    stored = read_release_files(files, release_id)
+    with gzip.open(stored.by_kind("ocds").path, "rt", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def assert_equal_to_tables(package: dict, tables_zip: Path) -> None:
+    expected = expected_tenders(read_tables(tables_zip))
+    releases = {r["tender"]["id"]: r for r in package["releases"]}
+    assert releases.keys() == expected.keys()
+    for ikn, tender in expected.items():
+        assert observed_tender(releases[ikn]) == tender, ikn
+    assert len({r["ocid"] for r in package["releases"]}) == len(expected)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """The demo-scale synthetic release, loaded once: (its ZIP, the files folder, the load's result)."""
+    folder = tmp_path_factory.mktemp("ocds-demo")
+    release = generate_release("demo", seed=3, out=folder / "demo.zip", published=PUBLISHED)
+    result = _load(release, f"sqlite:///{folder / 'store.db'}", folder / "files")
+    return release, folder / "files", result
+
+
+def test_demo_package_is_valid_and_equal_to_its_tables_tender_by_tender(demo):
+    release, files, result = demo
+    package = _package(files, result.release_id)
+    validate_package(package)
+    assert package["version"] == "1.1" and package["publishedDate"] == "2026-11-20T06:00:00Z"
+    assert "synthetic" in package["publisher"]["name"]
+    assert all(r["ocid"].startswith("ocds-gstrge-") for r in package["releases"])
+    assert_equal_to_tables(package, release)
+
+
+def test_stored_files_are_listed_with_their_size_and_digest_and_the_tables_are_the_release_as_loaded(demo):
+    release, files, result = demo
+    stored = read_release_files(files, result.release_id)
+    assert stored.release == result.name and {f.kind for f in stored.files} == {"tables", "ocds"}
+    for f in stored.files:
+        data = f.path.read_bytes()
+        assert (len(data), hashlib.sha256(data).hexdigest()) == (f.size, f.sha256)
+    with zipfile.ZipFile(stored.by_kind("tables").path) as kept, zipfile.ZipFile(release) as original:
+        assert sorted(kept.namelist()) == sorted(Path(n).name for n in original.namelist())
+        for name in original.namelist():
+            assert kept.read(Path(name).name) == original.read(name), name
+
+
+def test_ocdskit_compiles_one_record_per_ocid_offline(demo_release, tmp_path):
+    result = _load(demo_release, f"sqlite:///{tmp_path / 'store.db'}", tmp_path / "files")
+    package = _package(tmp_path / "files", result.release_id)
+    schema = tmp_path / "release-schema.json"
+    schema.write_text(json.dumps(merged_release_schema()), encoding="utf-8")
+    source = tmp_path / "package.json"
+    source.write_text(json.dumps(package, ensure_ascii=False), encoding="utf-8")
+    # Any attempt to reach the network goes to a closed port and fails the run.
+    env = {**os.environ, "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
+    with open(source, "rb") as stdin:
+        compiled = subprocess.run([str(Path(sys.executable).parent / "ocdskit"), "compile", "--schema", str(schema),
+                                   "--package"], stdin=stdin, capture_output=True, env=env, timeout=300)
+    assert compiled.returncode == 0, compiled.stderr.decode()
+    records = json.loads(compiled.stdout)["records"]
+    assert sorted(r["ocid"] for r in records) == sorted(r["ocid"] for r in package["releases"])
+    by_ocid = {r["ocid"]: r for r in package["releases"]}
+    for record in records:
+        compiled_release, release = record["compiledRelease"], by_ocid[record["ocid"]]
+        assert compiled_release.get("awards") == release.get("awards")
+        assert compiled_release["tender"]["lots"] == release["tender"]["lots"]
+
+
+def test_ekap_release_exports_valid_and_equal_to_its_tables(tmp_path):
+    if not EKAP.is_dir():
+        pytest.skip("../shared/fixtures/ekap is not beside the project")
+    paths = [EKAP / "ihale-mcp", EKAP / "ihalent" / "istanbul-yapim-2025.json", EKAP / "ihalent" / "notices"]
+    imported = import_ekap(paths, tmp_path / "ekap.zip", release="2026-W47", now=datetime(2026, 11, 22, 12, tzinfo=UTC),
+                           strict=True)
+    assert imported.written
+    result = _load(imported.out, f"sqlite:///{tmp_path / 'store.db'}", tmp_path / "files")
+    package = _package(tmp_path / "files", result.release_id)
+    validate_package(package)
+    assert "not a publication of the Kamu İhale Kurumu" in package["publisher"]["name"]
+    assert_equal_to_tables(package, imported.out)
+    methods = {r["tender"]["procurementMethod"] for r in package["releases"]}
+    assert methods == {"open", "limited"}  # open tenders, negotiated ones and 4734/3 exceptions
+
+
+def _gosterge(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli", *args], env={**os.environ, **env}, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_export_command_writes_the_served_or_named_release_as_json_or_gzip(demo_release, database_url, tmp_path):
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path), "GOSTERGE_OCID_PREFIX": "ocds-a1b2c3"}
+    assert _gosterge(["load", "procurement", str(demo_release)], env).returncode == 0
+    plain, zipped = tmp_path / "out.json", tmp_path / "out.json.gz"
+    done = _gosterge(["export", "ocds", "--out", str(plain)], env)
+    assert done.returncode == 0, done.stderr
+    named = _gosterge(["export", "ocds", "--release", "2026-W47", "--out", str(zipped)], env)
+    assert named.returncode == 0, named.stderr
+    package = json.loads(plain.read_text(encoding="utf-8"))
+    assert json.loads(gzip.decompress(zipped.read_bytes())) == package
+    validate_package(package)
+    assert all(r["ocid"].startswith("ocds-a1b2c3-") for r in package["releases"])
+    assert_equal_to_tables(package, demo_release)
+
+
+def test_export_command_says_what_is_wrong_and_writes_nothing(demo_release, database_url, tmp_path):
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
+    nothing = _gosterge(["export", "ocds", "--out", str(tmp_path / "a.json")], env)
+    assert nothing.returncode == 1 and "no release is served" in nothing.stderr
+    assert _gosterge(["load", "procurement", str(demo_release)], env).returncode == 0
+    unknown = _gosterge(["export", "ocds", "--release", "2019-W01", "--out", str(tmp_path / "a.json")], env)
+    assert unknown.returncode == 1 and "no release named '2019-W01'" in unknown.stderr
+    suffix = _gosterge(["export", "ocds", "--out", str(tmp_path / "a.xml")], env)
+    assert suffix.returncode == 2 and "--out must name a .json or .json.gz file" in suffix.stderr
+    prefix = _gosterge(["export", "ocds", "--out", str(tmp_path / "a.json")], {**env, "GOSTERGE_OCID_PREFIX": "ocds-TOOLONG"})
+    assert prefix.returncode == 2 and "GOSTERGE_OCID_PREFIX" in prefix.stderr
+    assert not list(tmp_path.glob("*.json*")) and not list(tmp_path.glob(".*partial*"))
+
+
+def test_a_failed_load_leaves_no_files_and_keeps_the_earlier_releases(demo_release, database_url, tmp_path):
+    files = tmp_path / "files"
+    first = _load(demo_release, database_url, files)
+    engine = create_store_engine(database_url)
+
+    def fail(session, release_id):
+        raise RuntimeError("the store went away")
+
+    settings = load_settings({"GOSTERGE_RELEASE_FILES_DIR": str(files)})
+    with pytest.raises(RuntimeError, match="went away"):
+        load_release(demo_release, make_session_factory(engine), settings=settings, before_commit=fail)
+    engine.dispose()
+    assert sorted(p.name for p in files.iterdir()) == [str(first.release_id)]
+    assert read_release_files(files, first.release_id).by_kind("ocds").path.is_file()
