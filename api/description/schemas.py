@@ -342,7 +342,9 @@ SCHEMAS["Problem"] = obj({
     "upgrade_url": text("Where to buy credits or a larger plan (402, 429).", format="uri"),
     "retry_after": prop("Whole seconds to wait before retrying, as in `Retry-After` (429).", type="integer",
                         minimum=1),
-}, optional=("detail", "errors", "total", "credits_required", "upgrade_url", "retry_after"),
+    "uploadId": text("The upload still loading, which a new upload waits for (409)."),
+    "statusUrl": text("Where the upload still loading reports its stage and outcome (409).", format="uri-reference"),
+}, optional=("detail", "errors", "total", "credits_required", "upgrade_url", "retry_after", "uploadId", "statusUrl"),
     description="An RFC 9457 problem document.")
 
 

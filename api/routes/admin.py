@@ -25,9 +25,9 @@ from api.bodies import (
 from api.db import db_session
 from api.operations import Reply, json_body
 from api.params import Param
-from api.problems import InvalidParameters, NotFound, UnsupportedMediaType, problem_body
+from api.problems import Conflict, InvalidParameters, NotFound, UnsupportedMediaType, problem_body
 from api.transport.paging import page_envelope
-from loaders.procurement.jobs import JobState, read_job, receive_upload
+from loaders.procurement.jobs import JobState, UploadRunningError, read_job, receive_upload
 from store.errors import NotFoundError
 from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
 from store.models import ApiKey, Release
@@ -153,6 +153,10 @@ UPLOAD_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 UPLOAD_ID = Param("upload_id", {"type": "string"}, "Upload id, from the `statusUrl` of POST /v1/admin/releases.")
 
 
+def _status_url(job_id: str) -> str:
+    return f"{area.blueprint.url_prefix}{UPLOADS}/{job_id}"
+
+
 def job_view(state: JobState) -> dict[str, Any]:
     job = state.job
     release = db_session().get(Release, job.release_id) if job.release_id else None
@@ -161,18 +165,21 @@ def job_view(state: JobState) -> dict[str, Any]:
                                                          status=recorded.status, detail=recorded.detail,
                                                          extra=recorded.extra)
     return {"id": job.id, "status": state.status, "stage": job.stage, "itemsWritten": job.items_written,
-            "statusUrl": f"{area.blueprint.url_prefix}{UPLOADS}/{job.id}", "uploadedBy": job.uploaded_by,
+            "statusUrl": _status_url(job.id), "uploadedBy": job.uploaded_by,
             "createdAt": format_utc(job.created_at), "updatedAt": format_utc(job.updated_at),
             "finishedAt": format_utc(job.finished_at) if job.finished_at else None,
             "release": release_view(release) if release else None, "problem": problem}
 
 
-@area.post("/releases", response_schema="ReleaseUpload", request_body=UPLOAD_BODY, success_status=202)
+@area.post("/releases", response_schema="ReleaseUpload", request_body=UPLOAD_BODY, success_status=202,
+           extra_statuses=[409])
 def upload_release(values: dict[str, Any]) -> Reply:
     """Upload a weekly release (ZIP); it is loaded in the background
     The answer (202) carries `statusUrl` (also in `Location`): poll it for the stage, then the release
     served or the problem listing every refusal by file, row and column. The release served before
-    stays served until the new one is switched in whole."""
+    stays served until the new one is switched in whole. One upload loads at a time: while one runs,
+    another is refused with 409 naming the running upload (`uploadId`, `statusUrl`), so releases are
+    served in the order their uploads were accepted."""
     if request.mimetype != "multipart/form-data":
         raise UnsupportedMediaType("Send the release as multipart/form-data with a `file` part.")
     request.max_content_length = current_app.config["MAX_UPLOAD_BYTES"]
@@ -180,8 +187,12 @@ def upload_release(values: dict[str, Any]) -> Reply:
     if upload is None:
         raise InvalidParameters([{"parameter": "file", "message": "is required: the release ZIP"}])
     uploads = Path(current_app.config["UPLOAD_DIR"])
-    job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{g.api_key.id}",
-                         database_url=current_app.config["DATABASE_URL"])
+    try:
+        job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{g.api_key.id}",
+                             database_url=current_app.config["DATABASE_URL"])
+    except UploadRunningError as running:
+        raise Conflict(f"Upload {running.job.id} is still loading; upload again once it has finished.",
+                       uploadId=running.job.id, statusUrl=_status_url(running.job.id)) from None
     view = job_view(JobState(job, job.status, None))
     return Reply(json_body(view), "", status=202, headers={"Location": view["statusUrl"]})
 
