@@ -17,6 +17,8 @@ class LoaderSettings:
     contact_email: str
     http_timeout_seconds: float
     database_url: str | None = None  # set by the API for the release-loading process it starts
+    # Releases kept after each load besides the one served (loaders/procurement/retention.py); 0 keeps all.
+    keep_releases: int = 8
 
     @property
     def user_agent(self) -> str:
@@ -36,4 +38,14 @@ def load_settings(environ: dict[str, str] | None = None) -> LoaderSettings:
         contact_email=env.get("GOSTERGE_CONTACT_EMAIL", "data@gosterge.example"),
         http_timeout_seconds=float(env.get("GOSTERGE_HTTP_TIMEOUT_SECONDS", "20")),
         database_url=env.get("GOSTERGE_DATABASE_URL") or None,
+        keep_releases=_whole_number(env, "GOSTERGE_KEEP_RELEASES", 8),
     )
+
+
+def _whole_number(env, name: str, default: int) -> int:  # noqa: ANN001
+    value = env.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ValueError(f"{name} must be a whole number (0 or more), not {value!r}")
+    return int(value)

@@ -225,6 +225,9 @@ ITEMS["Release"] = obj({
     "rows": count("Data rows of all its files together."),
     "uploadedBy": text("Who loaded it: `key:<id>` for an upload, otherwise the command that loaded it."),
     "active": prop("Whether it is the release served.", type="boolean"),
+    "pruned": prop("Whether retention pruned it: its data was removed and it cannot be served again "
+                   "(activating it is a 409).", type="boolean"),
+    "prunedAt": instant("When it was pruned; null while it is kept", nullable=True),
 }, description="A loaded weekly release.")
 
 SCHEMAS: dict[str, dict[str, Any]] = dict(ITEMS)

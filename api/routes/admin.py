@@ -28,7 +28,7 @@ from api.params import Param
 from api.problems import Conflict, InvalidParameters, NotFound, UnsupportedMediaType, problem_body
 from api.transport.paging import page_envelope
 from loaders.procurement.jobs import JobState, UploadRunningError, read_job, receive_upload
-from store.errors import NotFoundError
+from store.errors import NotFoundError, ReleasePrunedError
 from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
 from store.models import ApiKey, Release
 from store.reference.apis import APIS
@@ -54,7 +54,8 @@ def key_view(key: ApiKey) -> dict[str, Any]:
 def release_view(release: Release) -> dict[str, Any]:
     return {"id": release.id, "release": release.name, "publishedAt": format_utc(release.published_at),
             "loadedAt": format_utc(release.loaded_at), "synthetic": release.synthetic, "rows": release.total_rows,
-            "uploadedBy": release.uploaded_by, "active": release.is_active}
+            "uploadedBy": release.uploaded_by, "active": release.is_active, "pruned": release.pruned_at is not None,
+            "prunedAt": format_utc(release.pruned_at) if release.pruned_at else None}
 
 
 def _audit(action: str, target: str, detail: str = "") -> None:
@@ -212,14 +213,17 @@ def get_release_upload(values: dict[str, Any], upload_id: str) -> Reply:
 
 
 @area.post("/releases/<int:release_id>/activate", response_schema="Release", path_params=[RELEASE_ID],
-           extra_statuses=[404])
+           extra_statuses=[404, 409])
 def activate_stored_release(values: dict[str, Any], release_id: int) -> Reply:
-    """Serve an earlier or later release (roll back or forward)"""
+    """Serve an earlier or later release (roll back or forward)
+    A release pruned by retention (`pruned: true` in the listing) cannot be served again: 409."""
     if release_id > MAX_ID:
         raise NotFound(f"No release with id {release_id}.")
     try:
         release = activate_release(db_session(), release_id)
     except NotFoundError:
         raise NotFound(f"No release with id {release_id}.") from None
+    except ReleasePrunedError as pruned:
+        raise Conflict(f"Not activated: {pruned}.") from None
     _audit("release.activate", str(release_id), release.name)
     return Reply(json_body(release_view(release)), "")

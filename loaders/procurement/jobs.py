@@ -256,7 +256,7 @@ def _load(sessions, job_id: str, folder: Path) -> tuple[str, ProblemRecord | Non
                 record_audit(session, actor=uploaded_by, action="release.upload", target=str(release_id),
                              detail=job_id, now=now())
             load_release(folder / UPLOAD_NAME, sessions, uploaded_by=uploaded_by, progress=heartbeat,
-                         workdir=folder, before_commit=record_loaded)
+                         workdir=folder, before_commit=record_loaded, keep=load_settings().keep_releases)
         return "loaded", None
     except ReleaseRejectedError as exc:
         return "refused", refused(f"The release was refused: {exc.total} problem(s).",

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from loaders.procurement.compute import build_typed_tables, has_tender_names, served_items
 from loaders.procurement.details import build_details, write_details
 from loaders.procurement.release import open_release
+from loaders.procurement.retention import prune_releases
 from loaders.procurement.validate import validate_release
 from store.db import session_scope
 from store.details import DETAILS_VERSION
@@ -72,7 +73,7 @@ def purge_abandoned_releases(sessions: sessionmaker[Session]) -> None:
 def load_release(
     path: Path, sessions: sessionmaker[Session], *, uploaded_by: str = "cli", activate: bool = True,
     now: datetime | None = None, progress: Progress = _ignore_progress, workdir: Path | None = None,
-    before_commit: Callable[[Session, int], None] | None = None,
+    before_commit: Callable[[Session, int], None] | None = None, keep: int = 0,
 ) -> LoadResult:
     """Validate and compute in DuckDB, then write the release and (optionally) switch to it atomically.
 
@@ -82,6 +83,7 @@ def load_release(
     was written, so the release served before stays served, untouched. Every temporary file (the unpacked
     archive, DuckDB's spill files) goes under `workdir` when given, so that the caller can remove
     them all at once; `before_commit(session, release_id)` writes more in the same transaction.
+    With `keep` > 0, releases past the last `keep` (never the one served) are pruned once it is loaded.
     """
     started = time.perf_counter()
     progress("unpacking", 0)
@@ -141,5 +143,10 @@ def load_release(
             con.close()
     seconds = time.perf_counter() - started
     log.info("loaded release %s (%s) with %d items in %.1f s", manifest.release, release_id, counter["items"], seconds)
+    if keep > 0:
+        try:
+            prune_releases(sessions, keep)
+        except Exception:  # noqa: BLE001  (the release is loaded and served; the next load prunes again)
+            log.exception("pruning after release %s failed", release_id)
     return LoadResult(release_id, manifest.release, manifest.synthetic,
                       {d["file"]: int(d["rows"]) for d in manifest.datasets}, counter["items"], seconds)
