@@ -61,6 +61,10 @@ class MethodNotAllowed(Problem):
     status, slug, title = 405, "method_not_allowed", "Method not allowed"
 
 
+class Conflict(Problem):
+    status, slug, title = 409, "conflict", "Conflict"
+
+
 class Gone(Problem):
     status, slug, title = 410, "gone", "Gone"
 

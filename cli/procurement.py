@@ -22,10 +22,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_load(args: argparse.Namespace) -> int:
     from loaders.procurement.load import load_release
     from loaders.procurement.release import ReleaseRejectedError
+    from loaders.settings import load_settings
 
     _, sessions = open_store(upgrade_schema=True)
     try:
-        result = load_release(Path(args.path), sessions, activate=not args.no_activate)
+        result = load_release(Path(args.path), sessions, activate=not args.no_activate,
+                              keep=load_settings().keep_releases)
     except ReleaseRejectedError as exc:
         say(f"release rejected: {exc.total} problem(s)")
         for p in exc.problems:
@@ -44,20 +46,42 @@ def cmd_releases_list(args: argparse.Namespace) -> int:
     with session_scope(sessions) as session:
         for r in list_releases(session):
             print(f"{r.id}\t{r.name}\tloaded {r.loaded_at:%Y-%m-%d %H:%M}\trows={r.total_rows}\tby={r.uploaded_by}\t"
-                  f"{'synthetic' if r.synthetic else 'real'}\t{'ACTIVE' if r.is_active else ''}")
+                  f"{'synthetic' if r.synthetic else 'real'}\t{_state(r)}")
+    return 0
+
+
+def _state(release) -> str:  # noqa: ANN001
+    if release.is_active:
+        return "ACTIVE"
+    return f"pruned {release.pruned_at:%Y-%m-%d %H:%M}" if release.pruned_at else ""
+
+
+def cmd_releases_prune(args: argparse.Namespace) -> int:
+    from loaders.procurement.retention import prune_releases
+
+    _, sessions = open_store(upgrade_schema=True)
+    pruned = prune_releases(sessions, args.keep)
+    say(f"pruned {len(pruned)} release(s), keeping the last {args.keep} and the one served")
+    for release_id in pruned:
+        print(release_id)
     return 0
 
 
 def cmd_releases_activate(args: argparse.Namespace) -> int:
+    from store.errors import NotFoundError, ReleasePrunedError
     from store.keys import record_audit
     from store.releases import activate_release
 
     _, sessions = open_store()
-    with session_scope(sessions) as session:
-        release = activate_release(session, args.release_id)
-        record_audit(session, actor="cli", action="release.activate", target=str(release.id), detail=release.name,
-                     now=datetime.now(UTC))
-        say(f"release {release.id} ({release.name}) is now served")
+    try:
+        with session_scope(sessions) as session:
+            release = activate_release(session, args.release_id)
+            record_audit(session, actor="cli", action="release.activate", target=str(release.id),
+                         detail=release.name, now=datetime.now(UTC))
+    except (NotFoundError, ReleasePrunedError) as refused:
+        say(f"not activated: {refused}")
+        return 2
+    say(f"release {release.id} ({release.name}) is now served")
     return 0
 
 
@@ -79,3 +103,12 @@ def add_commands(sub: argparse._SubParsersAction, *, generate: argparse._SubPars
     activate = releases.add_parser("activate", help="serve an earlier or later release")
     activate.add_argument("release_id", type=int)
     activate.set_defaults(func=cmd_releases_activate)
+    prune = releases.add_parser("prune", help="remove the tables of releases past the last N (never the one served)")
+    prune.add_argument("--keep", type=_at_least_one, required=True, help="how many of the latest releases to keep")
+    prune.set_defaults(func=cmd_releases_prune)
+
+
+def _at_least_one(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError("must be a whole number of at least 1")
+    return int(text)

@@ -173,7 +173,7 @@ def call_every_operation(rec: Recorder, document: dict[str, Any], state: dict[st
 def provoke_problems(rec: Recorder) -> None:
     """One answer of every documented problem, from the app itself."""
     from api.errors import store_problem
-    from api.problems import render_problem
+    from api.problems import Conflict, render_problem
     from store.errors import StoreAuthError, StoreError, StoreTimeoutError
 
     paid = "/v1/public-procurement/competition-indices"
@@ -193,6 +193,10 @@ def provoke_problems(rec: Recorder) -> None:
     with rec.app.test_request_context():
         for error in (StoreError("unreachable"), StoreAuthError("refused"), StoreTimeoutError("timed out")):
             rec.problem(render_problem(store_problem(error)))
+        # An upload while another loads (its id is made up: the demo's load is not an upload).
+        running = "/v1/admin/releases/uploads/3f9c2a1b7d4e8f60"
+        rec.problem(render_problem(Conflict("Upload 3f9c2a1b7d4e8f60 is still loading; upload again once it has "
+                                            "finished.", uploadId=running.rsplit("/", 1)[1], statusUrl=running)))
 
 
 def gone_problem(rec: Recorder, state: dict[str, Any]) -> None:

@@ -36,6 +36,8 @@ class LoaderSettings:
     ocds_license: str = DEFAULT_OCDS_LICENSE
     ocds_policy: str = "http://127.0.0.1:8000/v1/docs"
     release_files_dir: Path = PROJECT_ROOT / "var" / "release-files"
+    # Releases kept after each load besides the one served (loaders/procurement/retention.py); 0 keeps all.
+    keep_releases: int = 8
 
     @property
     def user_agent(self) -> str:
@@ -55,6 +57,7 @@ def load_settings(environ: dict[str, str] | None = None) -> LoaderSettings:
         contact_email=env.get("GOSTERGE_CONTACT_EMAIL", "data@gosterge.example"),
         http_timeout_seconds=float(env.get("GOSTERGE_HTTP_TIMEOUT_SECONDS", "20")),
         database_url=env.get("GOSTERGE_DATABASE_URL") or None,
+        keep_releases=_whole_number(env, "GOSTERGE_KEEP_RELEASES", 8),
         **_ocds_settings(env),
     )
 
@@ -71,3 +74,12 @@ def _ocds_settings(env: os._Environ[str] | dict[str, str]) -> dict[str, object]:
         "ocds_policy": env.get("GOSTERGE_OCDS_POLICY_URL") or f"{base}/v1/docs",
         "release_files_dir": Path(env.get("GOSTERGE_RELEASE_FILES_DIR") or var_dir / "release-files"),
     }
+
+
+def _whole_number(env, name: str, default: int) -> int:  # noqa: ANN001
+    value = env.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ValueError(f"{name} must be a whole number (0 or more), not {value!r}")
+    return int(value)

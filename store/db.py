@@ -101,6 +101,9 @@ def _configure_sqlite(engine: Engine, statement_timeout_ms: int | None) -> None:
         # pysqlite opens transactions lazily on its own; let SQLAlchemy's BEGIN decide instead.
         dbapi_conn.isolation_level = None
         cursor = dbapi_conn.cursor()
+        # Takes effect only on a file that has no table yet: a new store can hand the pages of a
+        # pruned release back to the file system a few at a time (store/retention.py).
+        cursor.execute("PRAGMA auto_vacuum=INCREMENTAL")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")

@@ -31,6 +31,15 @@ class StoreTimeoutError(StoreError):
     """A statement ran past the configured time limit."""
 
 
+class StoreConflictError(StoreError):
+    """A write broke a unique rule of the schema (a second running upload, say); callers that expect
+    it say what it means, any other answers as the database failing."""
+
+
+class ReleasePrunedError(StoreError):
+    """The release was pruned: its tables are gone, so it cannot be served again."""
+
+
 def classify_database_error(exc: BaseException) -> StoreError:
     """Map a driver-level failure to the store error that names its cause.
 
@@ -46,4 +55,6 @@ def classify_database_error(exc: BaseException) -> StoreError:
         "role" in text and "does not exist" in text
     ):
         return StoreAuthError(str(orig))
+    if sqlstate == "23505" or "unique constraint failed" in text:
+        return StoreConflictError(str(orig))
     return StoreUnavailableError(str(orig))

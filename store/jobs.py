@@ -49,5 +49,10 @@ def finish_job(session: Session, job_id: str, *, status: str, now: datetime, rel
     return done.rowcount == 1
 
 
+def running_job(session: Session) -> ReleaseJob | None:
+    """The upload loading now, if any (the schema allows one at a time)."""
+    return session.scalars(select(ReleaseJob).where(ReleaseJob.status == RUNNING).limit(1)).first()
+
+
 def list_running_jobs(session: Session) -> list[ReleaseJob]:
     return list(session.scalars(select(ReleaseJob).where(ReleaseJob.status == RUNNING)))

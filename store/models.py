@@ -15,12 +15,15 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
     true,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from store.db import Base
 from store.items import KEY_COLUMNS
+
+RUNNING_JOB_INDEX = "uq_release_jobs_running"
 
 
 class SchemaVersion(Base):
@@ -139,6 +142,8 @@ class Release(Base):
     details: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Whether its tenders.csv had the optional `name` column: its awards then carry `tenderName`.
     tender_names: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # When retention removed its own tables (store/retention.py): it stays listed, and is never served again.
+    pruned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     datasets: Mapped[list[ReleaseDataset]] = relationship(
         back_populates="release", cascade="all, delete-orphan", order_by="ReleaseDataset.position"
@@ -163,6 +168,11 @@ class ReleaseJob(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     release_id: Mapped[int | None] = mapped_column(ForeignKey("releases.id", ondelete="SET NULL"), nullable=True)
     problem: Mapped[str] = mapped_column(Text, default="")  # JSON: the problem document of a refusal or failure
+
+    # One upload loads at a time: two loads at once would activate whichever finished last. The
+    # database refuses a second running job even when two uploads arrive in the same instant.
+    __table_args__ = (Index(RUNNING_JOB_INDEX, "status", unique=True, sqlite_where=text("status = 'running'"),
+                            postgresql_where=text("status = 'running'")),)
 
 
 class ReleaseDataset(Base):

@@ -11,7 +11,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from store.details import drop_next_detail_table
-from store.errors import NotFoundError
+from store.errors import NotFoundError, ReleasePrunedError
 from store.items import ItemKind
 from store.models import Release, ReleaseDataset, StatItem
 from store.pages import fetch_page
@@ -84,13 +84,20 @@ def list_incomplete_releases(session: Session, *, loaded_before: datetime) -> li
 
 
 def activate_release(session: Session, release_id: int) -> Release:
-    """Serve `release_id` from now on; one UPDATE pair inside the caller's transaction."""
+    """Serve `release_id` from now on; one UPDATE pair inside the caller's transaction. Raises
+    NotFoundError for no such release, ReleasePrunedError for one that was pruned."""
     release = session.get(Release, release_id)
     if release is None or not release.complete:
         raise NotFoundError(f"no release with id {release_id}")
+    if release.pruned_at is not None:
+        raise ReleasePrunedError(f"release {release_id} ({release.name}) was pruned: its tables were removed, "
+                                 "so it cannot be served again; load its file again to serve it")
     session.execute(update(Release).where(Release.is_active.is_(True), Release.id != release_id).values(is_active=False))
-    release.is_active = True
-    session.flush()
+    # Only while it is not pruned: a prune that committed since the release was read has won.
+    if not session.execute(update(Release).where(Release.id == release_id, Release.pruned_at.is_(None))
+                           .values(is_active=True).execution_options(synchronize_session=False)).rowcount:
+        raise ReleasePrunedError(f"release {release_id} was pruned meanwhile; it cannot be served again")
+    session.refresh(release)
     return release
 
 

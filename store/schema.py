@@ -11,6 +11,7 @@ from store import models  # noqa: F401  (registers the tables on Base.metadata)
 from store.db import Base
 from store.models import (
     ORDER_INDEX,
+    RUNNING_JOB_INDEX,
     AccountRequest,
     Article,
     DataVersion,
@@ -19,7 +20,11 @@ from store.models import (
     ServerKey,
     SignupAllowance,
 )
+from store.problems import internal
 from store.server_keys import create_server_keys
+
+STOPPED_BEFORE_UPGRADE = internal("The load stopped before the store was upgraded; nothing was switched. "
+                                  "Upload the release again.").to_json()
 
 
 def _v1_initial(conn: Connection) -> None:
@@ -68,11 +73,25 @@ def _v9_release_details(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE releases ADD COLUMN tender_names BOOLEAN NOT NULL DEFAULT FALSE"))
 
 
+def _v10_retention_and_one_upload(conn: Connection) -> None:
+    # Pruned releases (store/retention.py) keep their row and lose their tables.
+    if "pruned_at" not in {c["name"] for c in inspect(conn).get_columns("releases")}:
+        conn.execute(text("ALTER TABLE releases ADD COLUMN pruned_at TIMESTAMP"))
+    # At most one running upload. Uploads are refused while one runs from now on; of those running
+    # before, all but the newest are recorded as failed (an upgrade runs with the server stopped, so
+    # they were loads left by processes that ended).
+    newest = conn.execute(select(ReleaseJob.id).where(ReleaseJob.status == "running")
+                          .order_by(ReleaseJob.created_at.desc()).limit(1)).scalar()
+    conn.execute(ReleaseJob.__table__.update().where(ReleaseJob.status == "running", ReleaseJob.id != newest)
+                 .values(status="failed", stage="done", problem=STOPPED_BEFORE_UPGRADE))
+    next(i for i in ReleaseJob.__table__.indexes if i.name == RUNNING_JOB_INDEX).create(conn, checkfirst=True)
+
+
 # Append a step for every change of the schema; never edit a step that has shipped.
 STEPS: list[Callable[[Connection], None]] = [_v1_initial, _v2_data_versions, _v3_article_order_index,
                                              _v4_account_requests, _v5_release_jobs,
                                              _v6_server_keys, _v7_signup_allowances, _v8_release_complete,
-                                             _v9_release_details]
+                                             _v9_release_details, _v10_retention_and_one_upload]
 CURRENT_VERSION = len(STEPS)
 
 

@@ -12,6 +12,7 @@ ERROR_TEXT = {
     402: "Not enough credits: `credits_required` and `upgrade_url` say what to do.",
     403: "The key may not call this API.",
     404: "Not found.",
+    409: "Conflict: another upload is still loading (`uploadId`, `statusUrl`), or the release was pruned.",
     410: "Gone: the request was refused, has expired, or its key was already handed out.",
     413: "The request body is larger than the limit.",
     415: "The request body is not of the expected media type.",

@@ -225,6 +225,9 @@ ITEMS["Release"] = obj({
     "rows": count("Data rows of all its files together."),
     "uploadedBy": text("Who loaded it: `key:<id>` for an upload, otherwise the command that loaded it."),
     "active": prop("Whether it is the release served.", type="boolean"),
+    "pruned": prop("Whether retention pruned it: its data was removed and it cannot be served again "
+                   "(activating it is a 409).", type="boolean"),
+    "prunedAt": instant("When it was pruned; null while it is kept", nullable=True),
 }, description="A loaded weekly release.")
 
 SCHEMAS: dict[str, dict[str, Any]] = dict(ITEMS)
@@ -351,7 +354,9 @@ SCHEMAS["Problem"] = obj({
     "upgrade_url": text("Where to buy credits or a larger plan (402, 429).", format="uri"),
     "retry_after": prop("Whole seconds to wait before retrying, as in `Retry-After` (429).", type="integer",
                         minimum=1),
-}, optional=("detail", "errors", "total", "credits_required", "upgrade_url", "retry_after"),
+    "uploadId": text("The upload still loading, which a new upload waits for (409)."),
+    "statusUrl": text("Where the upload still loading reports its stage and outcome (409).", format="uri-reference"),
+}, optional=("detail", "errors", "total", "credits_required", "upgrade_url", "retry_after", "uploadId", "statusUrl"),
     description="An RFC 9457 problem document.")
 
 

@@ -22,10 +22,10 @@ from api.context import request_state, this_app, this_request
 from api.db import db_session
 from api.operations import Reply, json_body
 from api.params import path_param
-from api.problems import InvalidParameters, NotFound, UnsupportedMediaType, problem_body
+from api.problems import Conflict, InvalidParameters, NotFound, UnsupportedMediaType, problem_body
 from api.transport.paging import page_envelope
-from loaders.procurement.jobs import JobState, read_job, receive_upload
-from store.errors import NotFoundError
+from loaders.procurement.jobs import JobState, UploadRunningError, read_job, receive_upload
+from store.errors import NotFoundError, ReleasePrunedError
 from store.keys import add_credits, check_rate, create_key, list_keys, record_audit, revoke_key
 from store.models import ApiKey, Release
 from store.plaintext import PLAIN_TEXT_PATTERN
@@ -53,7 +53,8 @@ def key_view(key: ApiKey) -> dict[str, Any]:
 def release_view(release: Release) -> dict[str, Any]:
     return {"id": release.id, "release": release.name, "publishedAt": format_utc(release.published_at),
             "loadedAt": format_utc(release.loaded_at), "synthetic": release.synthetic, "rows": release.total_rows,
-            "uploadedBy": release.uploaded_by, "active": release.is_active}
+            "uploadedBy": release.uploaded_by, "active": release.is_active, "pruned": release.pruned_at is not None,
+            "prunedAt": format_utc(release.pruned_at) if release.pruned_at else None}
 
 
 def _audit(action: str, target: str, detail: str = "") -> None:
@@ -151,6 +152,10 @@ UPLOAD_ID = path_param("upload_id", {"type": "string", "pattern": "^[A-Za-z0-9_-
                        "Upload id, from the `statusUrl` of POST /v1/admin/releases.", "upload")
 
 
+def _status_url(job_id: str) -> str:
+    return f"{area.blueprint.url_prefix}{UPLOADS}/{job_id}"
+
+
 def job_view(state: JobState) -> dict[str, Any]:
     job = state.job
     release = db_session().get(Release, job.release_id) if job.release_id else None
@@ -159,18 +164,21 @@ def job_view(state: JobState) -> dict[str, Any]:
                                                          status=recorded.status, detail=recorded.detail,
                                                          extra=recorded.extra)
     return {"id": job.id, "status": state.status, "stage": job.stage, "itemsWritten": job.items_written,
-            "statusUrl": f"{area.blueprint.url_prefix}{UPLOADS}/{job.id}", "uploadedBy": job.uploaded_by,
+            "statusUrl": _status_url(job.id), "uploadedBy": job.uploaded_by,
             "createdAt": format_utc(job.created_at), "updatedAt": format_utc(job.updated_at),
             "finishedAt": format_utc(job.finished_at) if job.finished_at else None,
             "release": release_view(release) if release else None, "problem": problem}
 
 
-@area.post("/releases", response_schema="ReleaseUpload", request_body=UPLOAD_BODY, success_status=202)
+@area.post("/releases", response_schema="ReleaseUpload", request_body=UPLOAD_BODY, success_status=202,
+           extra_statuses=[409])
 def upload_release(values: dict[str, Any]) -> Reply:
     """Upload a weekly release (ZIP); it is loaded in the background
     The answer (202) carries `statusUrl` (also in `Location`): poll it for the stage, then the release
     served or the problem listing every refusal by file, row and column. The release served before
-    stays served until the new one is switched in whole."""
+    stays served until the new one is switched in whole. One upload loads at a time: while one runs,
+    another is refused with 409 naming the running upload (`uploadId`, `statusUrl`), so releases are
+    served in the order their uploads were accepted."""
     if this_request().mimetype != "multipart/form-data":
         raise UnsupportedMediaType("Send the release as multipart/form-data with a `file` part.")
     this_request().max_content_length = this_app().config["MAX_UPLOAD_BYTES"]
@@ -178,8 +186,12 @@ def upload_release(values: dict[str, Any]) -> Reply:
     if upload is None:
         raise InvalidParameters([{"parameter": "file", "message": "is required: the release ZIP"}])
     uploads = Path(this_app().config["UPLOAD_DIR"])
-    job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{request_state().api_key.id}",
-                         database_url=this_app().config["DATABASE_URL"])
+    try:
+        job = receive_upload(db_session(), uploads, upload.save, uploaded_by=f"key:{request_state().api_key.id}",
+                             database_url=this_app().config["DATABASE_URL"])
+    except UploadRunningError as running:
+        raise Conflict(f"Upload {running.job.id} is still loading; upload again once it has finished.",
+                       uploadId=running.job.id, statusUrl=_status_url(running.job.id)) from None
     view = job_view(JobState(job, job.status, None))
     return Reply(json_body(view), "", status=202, headers={"Location": view["statusUrl"]})
 
@@ -197,12 +209,15 @@ def get_release_upload(values: dict[str, Any], upload_id: str) -> Reply:
 
 
 @area.post("/releases/<release_id>/activate", response_schema="Release", path_params=[RELEASE_ID],
-           extra_statuses=[404])
+           extra_statuses=[404, 409])
 def activate_stored_release(values: dict[str, Any], release_id: int) -> Reply:
-    """Serve an earlier or later release (roll back or forward)"""
+    """Serve an earlier or later release (roll back or forward)
+    A release pruned by retention (`pruned: true` in the listing) cannot be served again: 409."""
     try:
         release = activate_release(db_session(), release_id)
     except NotFoundError:
         raise NotFound(f"No release with id {release_id}.") from None
+    except ReleasePrunedError as pruned:
+        raise Conflict(f"Not activated: {pruned}.") from None
     _audit("release.activate", str(release_id), release.name)
     return Reply(json_body(release_view(release)), "")

@@ -26,7 +26,16 @@ from loaders.procurement.load import load_release
 from loaders.procurement.release import ReleaseRejectedError
 from loaders.settings import load_settings
 from store.db import create_store_engine, make_session_factory, session_scope
-from store.jobs import RUNNING, create_job, finish_job, get_job, list_running_jobs, record_progress
+from store.errors import StoreConflictError
+from store.jobs import (
+    RUNNING,
+    create_job,
+    finish_job,
+    get_job,
+    list_running_jobs,
+    record_progress,
+    running_job,
+)
 from store.keys import record_audit
 from store.models import ReleaseJob
 from store.private import private_folder
@@ -98,11 +107,23 @@ class JobState:
     problem: ProblemRecord | None
 
 
+class UploadRunningError(Exception):
+    """Another upload is loading: one loads at a time, so that releases activate in the order they
+    were accepted (docs/decisions.md)."""
+
+    def __init__(self, job: ReleaseJob):
+        super().__init__(f"upload {job.id} is still loading")
+        self.job = job
+
+
 def receive_upload(session: Session, uploads: Path, save: Callable[[Path], None], *, uploaded_by: str,
                    database_url: str) -> ReleaseJob:
     """Record the loads that died as failed, remove their folders, then take a new upload: its
-    folder and lock, the file (`save` writes it), the job, and the process that loads it."""
+    folder and lock, the file (`save` writes it), the job, and the process that loads it. Raises
+    UploadRunningError, having kept nothing, while another upload loads."""
     settle_abandoned(session, uploads)
+    if (running := running_job(session)) is not None:
+        raise UploadRunningError(running)
     job_id = secrets.token_hex(8)
     folder = private_folder(uploads / job_id)  # an unpublished release: the service's user alone reads it
     lock = hold_lock(folder)
@@ -111,6 +132,14 @@ def receive_upload(session: Session, uploads: Path, save: Callable[[Path], None]
         job = create_job(session, job_id, uploaded_by=uploaded_by, host=socket.gethostname(), now=now())
         session.commit()
         start_job(job_id, folder, lock=lock, database_url=database_url)
+    except StoreConflictError:
+        # Another upload was accepted between the check above and this one's job (the schema's
+        # unique index on running jobs decided): refused like any upload that finds one running.
+        session.rollback()
+        shutil.rmtree(folder, ignore_errors=True)
+        if (running := running_job(session)) is None:
+            raise
+        raise UploadRunningError(running) from None
     except BaseException:
         session.rollback()
         shutil.rmtree(folder, ignore_errors=True)
@@ -227,7 +256,7 @@ def _load(sessions, job_id: str, folder: Path) -> tuple[str, ProblemRecord | Non
                 record_audit(session, actor=uploaded_by, action="release.upload", target=str(release_id),
                              detail=job_id, now=now())
             load_release(folder / UPLOAD_NAME, sessions, uploaded_by=uploaded_by, progress=heartbeat,
-                         workdir=folder, before_commit=record_loaded)
+                         workdir=folder, before_commit=record_loaded, keep=load_settings().keep_releases)
         return "loaded", None
     except ReleaseRejectedError as exc:
         return "refused", refused(f"The release was refused: {exc.total} problem(s).",

@@ -16,6 +16,7 @@ from loaders.procurement.compute import build_typed_tables, has_tender_names, se
 from loaders.procurement.details import build_details, write_details
 from loaders.procurement.release import open_release
 from loaders.procurement.release_files import build_release_files
+from loaders.procurement.retention import prune_releases
 from loaders.procurement.validate import validate_release
 from loaders.settings import LoaderSettings, load_settings
 from store.db import session_scope
@@ -76,6 +77,7 @@ def load_release(
     path: Path, sessions: sessionmaker[Session], *, uploaded_by: str = "cli", activate: bool = True,
     now: datetime | None = None, progress: Progress = _ignore_progress, workdir: Path | None = None,
     before_commit: Callable[[Session, int], None] | None = None, settings: LoaderSettings | None = None,
+    keep: int = 0,
 ) -> LoadResult:
     """Validate and compute in DuckDB, then write the release and (optionally) switch to it atomically.
 
@@ -86,6 +88,7 @@ def load_release(
     archive, DuckDB's spill files) goes under `workdir` when given, so that the caller can remove
     them all at once; `before_commit(session, release_id)` writes more in the same transaction. The
     files offered for download are built before the release completes, and removed if it fails.
+    With `keep` > 0, releases past the last `keep` (never the one served) are pruned once it is loaded.
     """
     settings = settings or load_settings()
     started = time.perf_counter()
@@ -148,5 +151,10 @@ def load_release(
             con.close()
     seconds = time.perf_counter() - started
     log.info("loaded release %s (%s) with %d items in %.1f s", manifest.release, release_id, counter["items"], seconds)
+    if keep > 0:
+        try:
+            prune_releases(sessions, keep)
+        except Exception:  # noqa: BLE001  (the release is loaded and served; the next load prunes again)
+            log.exception("pruning after release %s failed", release_id)
     return LoadResult(release_id, manifest.release, manifest.synthetic,
                       {d["file"]: int(d["rows"]) for d in manifest.datasets}, counter["items"], seconds)

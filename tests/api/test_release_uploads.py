@@ -9,6 +9,7 @@ import signal
 import socket
 import time
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,11 +17,13 @@ import pytest
 import requests
 
 from loaders.procurement.generate import generate_release
+from loaders.procurement.jobs import settle_abandoned
 from store.db import SQLITE_BUSY_TIMEOUT_MS, session_scope
 from store.jobs import create_job
 from store.releases import get_active_release
 from tests.api.test_admin import finished, upload, upload_and_wait, zipped
-from tests.helpers import PROBLEM_BASE, Gunicorn, write_release
+from tests.api.test_promises import workers_for
+from tests.helpers import PROBLEM_BASE, Gunicorn, assert_problem, write_release
 from tests.loaders.test_procurement_statistics import TABLES
 
 NATIONAL = os.environ.get("GOSTERGE_TEST_NATIONAL") == "1"
@@ -98,6 +101,7 @@ def test_load_elsewhere_whose_heartbeat_stopped_is_failed(admin_client):
     status = client.get("/v1/admin/releases/uploads/elsewhere1", headers=admin).get_json()
     assert status["status"] == "failed"
     with session_scope(app.extensions["gosterge.sessions"]) as session:
+        settle_abandoned(session, Path(app.config["UPLOAD_DIR"]))  # as the next upload does
         create_job(session, "elsewhere2", uploaded_by="key:1", host="another-host", now=datetime.now(UTC))
     assert client.get("/v1/admin/releases/uploads/elsewhere2", headers=admin).get_json()["status"] == "running"
 
@@ -218,3 +222,44 @@ def test_a_manifest_nested_too_deeply_is_refused_not_failed(admin_client, upload
     [error] = status["problem"]["errors"]
     assert error["file"] == "manifest.json" and "nested too deeply" in error["message"]
     assert leftovers(uploads) == []
+def test_an_upload_while_another_loads_is_refused_naming_the_running_one(admin_client, tmp_path):
+    app, client, admin = admin_client
+    release = generate_release("demo", seed=5, out=tmp_path / "demo.zip", published=datetime(2026, 11, 20, tzinfo=UTC))
+    accepted = upload(client, admin, release.read_bytes())
+    running = accepted.get_json()
+    refused = upload(client, admin, release.read_bytes())
+    assert_problem(refused, 409, "conflict")
+    problem = refused.get_json()
+    assert problem["uploadId"] == running["id"] and problem["statusUrl"] == running["statusUrl"]
+    assert finished(client, admin, accepted)["status"] == "loaded"
+    assert upload_and_wait(client, admin, b"not a zip")["status"] == "refused"  # accepted once it has ended
+
+
+@pytest.mark.slow
+def test_concurrent_uploads_load_one_at_a_time(app, make_key, database_url, limiter_storage,
+                                                                   uploads, tmp_path):
+    """Six uploads sent at once through the production server (two processes on PostgreSQL with
+    Redis): one is accepted and the others are refused with its id, so no release is activated out
+    of the order its upload was accepted in."""
+    release = generate_release("tiny", seed=3, out=tmp_path / "tiny.zip").read_bytes()
+    admin = {"Authorization": f"Bearer {make_key(is_admin=True)}"}
+    with Gunicorn(server_env(database_url, limiter_storage, uploads, tmp_path / "tmp"),
+                  workers=workers_for(limiter_storage, database_url)) as server:
+        def send(_: int) -> requests.Response:
+            return requests.post(server.url + "/v1/admin/releases", headers=admin,
+                                 files={"file": ("r.zip", release)}, timeout=60)
+
+        with ThreadPoolExecutor(6) as pool:
+            answers = list(pool.map(send, range(6)))
+        accepted = [a.json() for a in answers if a.status_code == 202]
+        assert len(accepted) == 1, [a.status_code for a in answers]
+        for refused in (a for a in answers if a.status_code != 202):
+            assert refused.status_code == 409 and refused.json()["uploadId"] == accepted[0]["id"], refused.text
+        deadline = time.monotonic() + 120
+        while (status := requests.get(server.url + accepted[0]["statusUrl"], headers=admin, timeout=10).json()
+               )["status"] == "running" and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert status["status"] == "loaded", status
+        again = requests.post(server.url + "/v1/admin/releases", headers=admin, files={"file": ("r.zip", release)},
+                              timeout=60)
+        assert again.status_code == 202, again.text

@@ -12,8 +12,9 @@ import pytest
 from tests.helpers import ROOT
 
 
-def run(args: list[str], database_url: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
+def run(args: list[str], database_url: str, tmp_path: Path,
+        extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path), **(extra_env or {})}
     return subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True, text=True, timeout=120)
 
 
