@@ -59,6 +59,10 @@ class MethodNotAllowed(Problem):
     status, slug, title = 405, "method_not_allowed", "Method not allowed"
 
 
+class RequestTimeout(Problem):
+    status, slug, title = 408, "request_timeout", "Request timeout"
+
+
 class Gone(Problem):
     status, slug, title = 410, "gone", "Gone"
 
@@ -96,7 +100,7 @@ class NotReady(Problem):
 
 
 ALL_PROBLEMS: list[type[Problem]] = [
-    InvalidParameters, Unauthorized, PaymentRequired, Forbidden, NotFound, MethodNotAllowed, Gone,
+    InvalidParameters, Unauthorized, PaymentRequired, Forbidden, NotFound, MethodNotAllowed, RequestTimeout, Gone,
     PayloadTooLarge, UnsupportedMediaType, RateLimited, InternalError, UpstreamError, UpstreamAuth,
     UpstreamTimeout, NotReady,
 ]
