@@ -22,7 +22,7 @@ from api.transport.bodydeadline import BodyDeadline, refuse_bad_body
 from api.transport.compression import init_compression
 from api.transport.headers import ApiResponse, add_security_headers
 from api.transport.totals import TotalCache
-from api.transport.urls import untrusted_mail_links
+from api.transport.urls import refuse_untrusted_port, untrusted_mail_links
 from store.db import create_store_engine, make_session_factory
 from store.debits import open_debits
 
@@ -111,6 +111,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(start_request)
     # Before the limiter's hooks: a body that came late is answered before any rate limit counts it.
     app.before_request(refuse_bad_body)
+    app.before_request(refuse_untrusted_port)
     # Registered before the limiter so that they run after its own after_request (Flask runs them in
     # reverse), when the hit of this request has been counted.
     app.after_request(log_request)
