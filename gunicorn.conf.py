@@ -45,6 +45,12 @@ accesslog = None
 errorlog = "-"
 # gunicorn's own log quotes the request lines it refuses, keys included: its handlers redact them.
 logger_class = "api.server.RedactingLogger"
+# Forwarded headers are believed in one place only, the app's ProxyFix, and only from as many proxies as
+# GOSTERGE_TRUSTED_PROXIES counts (api/__init__.py). gunicorn's own defaults would take X-Forwarded-Proto
+# (and X-Forwarded-Ssl, X-Forwarded-Protocol) from any client on 127.0.0.1 and make every link https://,
+# also with GOSTERGE_TRUSTED_PROXIES=0: so gunicorn believes no address and no scheme header.
+forwarded_allow_ips = ""
+secure_scheme_headers: dict[str, str] = {}
 # gunicorn's control socket (gunicornc) sits at one path per user, shared by every instance that
 # user runs, and can add workers; the API is managed by signals and its process manager instead.
 control_socket_disable = True

@@ -19,10 +19,11 @@ from api.errors import register_error_handlers
 from api.keycache import CallerCache
 from api.limits import add_limit_headers, init_limits
 from api.logs import QueuedStderrHandler, log_request, redact_handlers, start_request
+from api.transport.bodydeadline import BodyDeadline, refuse_bad_body
 from api.transport.compression import init_compression
 from api.transport.headers import ApiResponse, add_security_headers
 from api.transport.totals import TotalCache
-from api.transport.urls import untrusted_mail_links
+from api.transport.urls import refuse_untrusted_port, untrusted_mail_links
 from store.db import create_store_engine, make_session_factory
 from store.debits import open_debits
 
@@ -111,6 +112,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.extensions["gosterge.answers"] = AnswerCache(app.config["ANSWER_CACHE_BYTES"])
 
     app.before_request(start_request)
+    # Before the limiter's hooks: a body that came late is answered before any rate limit counts it.
+    app.before_request(refuse_bad_body)
+    app.before_request(refuse_untrusted_port)
     # Registered before the limiter so that they run after its own after_request (Flask runs them in
     # reverse), when the hit of this request has been counted.
     app.after_request(log_request)
@@ -127,4 +131,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     install(app, procurement.area, parties.area, reference.area, news.area, account.area, accounts.area, admin.area, meta.area,
             health.area)
     register_error_handlers(app)
+    # Outermost (around ProxyFix too): the body is read within its deadline before anything else runs.
+    app.wsgi_app = BodyDeadline(app.wsgi_app, seconds=app.config["BODY_SECONDS"],  # type: ignore[method-assign]
+                                min_rate=app.config["UPLOAD_MIN_BYTES_PER_SECOND"], small=MAX_BODY_BYTES)
     return app

@@ -35,6 +35,11 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "TRUSTED_HOSTS": ("", str),
     "MAX_QUERY_STRING_BYTES": (4096, int),
     "MAX_UPLOAD_BYTES": (200 * 1024 * 1024, int),
+    # Every request body must arrive within this many seconds of its headers (408 past it; the
+    # release upload: each read of up to 64 KiB within it, api/transport/bodydeadline.py).
+    "BODY_SECONDS": (5, int),
+    # The slowest release upload accepted: the whole must arrive within BODY_SECONDS + size / this.
+    "UPLOAD_MIN_BYTES_PER_SECOND": (64 * 1024, int),
     "UPLOAD_DIR": (str(VAR_DIR / "uploads"), str),
     "CURSOR_SECRET": ("", str),
     "DECISION_RATE_PER_ADDRESS": ("60/hour", str),
@@ -79,6 +84,9 @@ def load_config(overrides: Mapping[str, Any] | None = None, environ: Mapping[str
     if not all(part.isdigit() for part in visitor_keys):
         raise ValueError("GOSTERGE_SIGNUP_VISITOR_KEYS must be key ids separated by commas (gosterge keys list), "
                          f"not {config['SIGNUP_VISITOR_KEYS']!r}")
+    for name in ("BODY_SECONDS", "UPLOAD_MIN_BYTES_PER_SECOND"):
+        if config[name] < 1:  # no deadline at all would let a stalled body hold its connection for ever
+            raise ValueError(f"GOSTERGE_{name} must be 1 or more, not {config[name]}")
     return config
 
 

@@ -17,6 +17,7 @@ from api.problems import (
     NotFound,
     PayloadTooLarge,
     Problem,
+    RequestTimeout,
     UpstreamAuth,
     UpstreamError,
     UpstreamTimeout,
@@ -59,6 +60,8 @@ def register_error_handlers(app: Flask) -> None:
         elif exc.code == 405:
             allowed = ", ".join(sorted(getattr(exc, "valid_methods", None) or []))
             problem = MethodNotAllowed(f"Allowed methods: {allowed}.", headers={"Allow": allowed} if allowed else {})
+        elif exc.code == 408:  # a release upload's read past its deadline (api/transport/bodydeadline.py)
+            problem = RequestTimeout(exc.description)
         elif exc.code == 413:
             problem = PayloadTooLarge("The request body is too large.")
         elif exc.code == 400:

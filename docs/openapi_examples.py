@@ -65,7 +65,7 @@ class Recorder:
 
         self.work = work
         self.app = create_app({"DATABASE_URL": f"sqlite:///{work / 'examples.db'}", "DEFAULT_RATE": "1000/minute",
-                               "UPLOAD_DIR": str(work / "uploads")})
+                               "UPLOAD_DIR": str(work / "uploads"), "PUBLIC_BASE_URL": "http://localhost"})
         upgrade(self.app.extensions["gosterge.engine"])
         self.sessions = self.app.extensions["gosterge.sessions"]
         demo = generate_release("demo", seed=2026, out=work / "demo.zip")
@@ -186,6 +186,8 @@ def provoke_problems(rec: Recorder) -> None:
     poll = rec.operations["poll_request"]["200"]["value"]
     assert poll["status"] == "approved"
     rec.problem(client.post("/v1/accounts", data="x" * 20_000, content_type="application/json"))
+    # A body the server's deadline cut (api/transport/bodydeadline.py marks it so; no socket in a test client).
+    rec.problem(client.post("/v1/accounts", json={}, environ_overrides={"gosterge.body_refused": "late"}))
     rec.problem(client.post("/v1/accounts", data="email=a@b.c", content_type="text/plain"))
     slow = rec.auth(rec.key(rate="1/hour"))
     client.get(paid, headers=slow)

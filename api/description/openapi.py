@@ -66,7 +66,8 @@ free, and does not count against the rate limit when the server answers it from 
 `ETag`; a 304 for `If-None-Match: *`, or one that had to read the store, counts. Requests without a
 known key count against the default rate of their client address (then 429). `HEAD` costs nothing;
 of a paid endpoint it carries nothing measured from the body (no `Content-Length`, `ETag`,
-`Content-Encoding` or paging headers) and ignores `If-None-Match`. `OPTIONS` is 405. Request bodies are at most 16 KB (413), except the release upload.
+`Content-Encoding` or paging headers) and ignores `If-None-Match`. `OPTIONS` is 405. Request bodies are at most 16 KB (413), except the release upload, and must arrive
+within 5 s of the headers (408, then the connection is closed).
 
 **Conditional requests**: every data endpoint sends a strong `ETag`; send it back in `If-None-Match`
 for a bodiless 304 while the data is unchanged. The ETag of a procurement answer changes when a new
@@ -171,7 +172,7 @@ def _operation(spec: Operation) -> dict[str, Any]:
     if spec.cost:
         statuses.append(402)
     if spec.request_body:
-        statuses += [413, 415]
+        statuses += [408, 413, 415]
     for status in sorted(set(statuses)):
         responses[str(status)] = problem_response(status)
         if status == 429:

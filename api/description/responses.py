@@ -12,6 +12,7 @@ ERROR_TEXT = {
     402: "Not enough credits: `credits_required` and `upgrade_url` say what to do.",
     403: "The key may not call this API.",
     404: "Not found.",
+    408: "The request body did not arrive within GOSTERGE_BODY_SECONDS (5 s) of the headers; the connection is closed.",
     409: "Conflict: another upload is still loading (`uploadId`, `statusUrl`), or the release was pruned.",
     410: "Gone: the request was refused, has expired, or its key was already handed out.",
     413: "The request body is larger than the limit.",

@@ -33,6 +33,46 @@ def public_url(path: str) -> str:
     return public_base() + path
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _split_host(host: str) -> tuple[str, int | None]:
+    """`name:port` (or `[v6]:port`) as a lower-case name and a port, None when none is given."""
+    name, port = host, ""
+    if host.startswith("["):
+        name, _, rest = host[1:].partition("]")
+        port = rest.removeprefix(":")
+    elif ":" in host:
+        name, _, port = host.rpartition(":")
+    return name.lower(), int(port) if port.isdigit() else None
+
+
+def port_is_trusted(host: str, scheme: str, trusted: list[str]) -> bool:
+    """Whether the port of a Host whose name GOSTERGE_TRUSTED_HOSTS admits (Flask checks the names, and
+    ignores ports) is one the setting admits too. An entry with a port admits its host on that port
+    only; one without admits its host on the scheme's default port (given or left out). A link or an
+    approval mail built from the Host then never names a port the service was not configured for."""
+    name, port = _split_host(host)
+    port = port or DEFAULT_PORTS.get(scheme)
+    for entry in trusted:
+        entry_name, entry_port = _split_host(entry)
+        suffix = entry_name.startswith(".")
+        if entry_name == name or (suffix and (name.endswith(entry_name) or name == entry_name[1:])):
+            if port == (entry_port or DEFAULT_PORTS.get(scheme)):
+                return True
+    return False
+
+
+def refuse_untrusted_port() -> None:
+    """A before_request hook: 400 naming `Host` when its port is not one GOSTERGE_TRUSTED_HOSTS admits."""
+    from api.problems import InvalidParameters
+
+    trusted = this_app().config["TRUSTED_HOSTS"]
+    request = this_request()
+    if trusted and not port_is_trusted(request.host, request.scheme, trusted):
+        raise InvalidParameters([{"parameter": "Host", "message": "is not a host and port this service answers to"}])
+
+
 def untrusted_mail_links(config: dict) -> str | None:
     """Why approval mails cannot go out from this configuration, or None when they can. Their links,
     and the sign-up's poll_url, carry secrets: built from a Host header the requester chose, a mail
