@@ -10,7 +10,7 @@ from cli.common import say
 
 def cmd_import(args: argparse.Namespace) -> int:
     from loaders.ekap.base import BaseReleaseError
-    from loaders.ekap.importer import ImportRefusedError, import_ekap
+    from loaders.ekap.importer import NOTHING_TO_RELEASE, ImportRefusedError, import_ekap
     from loaders.ekap.inputs import InputError
     from loaders.procurement.release import ReleaseRejectedError
 
@@ -29,6 +29,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     for line in result.report.lines():
         say(line)
     say(f"report: {result.report_path}")
+    if result.empty:
+        counts = result.report.counts
+        say(f"error: {NOTHING_TO_RELEASE} ({counts['tendersKeptOut']} kept out, {result.report.unmapped_count} "
+            f"unmapped item(s), of {counts['files']} file(s)); no release written; why each was left out: "
+            f"{result.report_path}")
+        return 2
     if not result.written:
         refused = result.report.by_reason("unmapped").get("release-refused")
         say(f"the loader would refuse the release ({refused} problem(s) in the report); no release written"

@@ -26,6 +26,9 @@ EKAP_SOURCE = Source(
 NO_DIRECT_PURCHASES = Source(
     "No direct purchases: EKAP publishes no amounts for direct procurement (doğrudan temin), so this file "
     "is empty and the direct-procurement statistics are null.", "https://ekap.kik.gov.tr/")
+# A release with no tender would replace the served week with nothing: it is not written, and the
+# report says why (every tender kept out or unmapped, or no tender record in the input at all).
+NOTHING_TO_RELEASE = "no tender could be released"
 PARALLEL_FROM_FILES = 64  # below this, starting worker processes costs more than it saves
 
 
@@ -41,6 +44,7 @@ class ImportResult:
     report_path: Path
     report: Report
     written: bool
+    empty: bool = False  # no tender could be released: nothing written (NOTHING_TO_RELEASE)
 
 
 def release_week(release: str | None, now: datetime) -> tuple[str, datetime]:
@@ -107,13 +111,14 @@ def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, bas
                      "tendersKeptOut": sum(1 for t in report.tenders if t["status"] == "kept-out"),
                      "awardedLots": int(tables["awards.csv"]["contractor_id"].notna().sum()),
                      "authorities": len(tables["authorities.csv"]), "contractors": len(tables["contractors.csv"])}
-    written = not (strict and report.unmapped_count)
+    empty = tables["tenders.csv"].empty
+    written = not (strict and report.unmapped_count) and not empty
     if written:
         sources = {file: _source(file, previous) for file in COLUMNS}
         written = _write_checked(tables, out, report, release=name, published=published, sources=sources)
     report.write(report_path, release=name, publishedAt=published.isoformat(), out=str(out), written=written,
-                 base=str(base) if base else None)
-    return ImportResult(name, published, out, report_path, report, written)
+                 base=str(base) if base else None, **({"refused": NOTHING_TO_RELEASE} if empty else {}))
+    return ImportResult(name, published, out, report_path, report, written, empty)
 
 
 def _write_checked(tables: dict, out: Path, report: Report, *, release: str, published: datetime,

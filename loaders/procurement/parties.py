@@ -147,7 +147,10 @@ def build_parties(con: duckdb.DuckDBPyConnection) -> None:
     names = con.execute("SELECT seq, name FROM party_base").df()
     names["words"] = [" ".join(name_words(n)) for n in names["name"]]
     con.register("party_words_frame", names[["seq", "words"]])
-    con.execute("CREATE TABLE parties AS SELECT b.*, w.words FROM party_base b JOIN party_words_frame w USING (seq)")
+    # Typed here, not by the frame: an empty frame's column has no values to tell its type by, and
+    # DuckDB took it for DOUBLE (a release with no parties then failed at string_split).
+    con.execute("""CREATE TABLE parties AS SELECT b.*, CAST(w.words AS VARCHAR) AS words
+                   FROM party_base b JOIN party_words_frame w USING (seq)""")
     con.unregister("party_words_frame")
     con.execute("DROP TABLE party_base")
 
