@@ -20,7 +20,7 @@ from api.limits import count_unkeyed_request, keyed_limit, refund_hit
 from api.operations import Operation, Reply
 from api.problems import InvalidParameters, NotFound, PaymentRequired, Problem, Unauthorized
 from api.transport.compression import selected_etag
-from api.transport.conditional import compute_etag, matches, not_modified
+from api.transport.conditional import check_if_none_match, compute_etag, matches, not_modified
 from api.transport.csvpages import CSV_MEDIA_TYPE, csv_columns, render_csv, wants_csv
 from api.transport.headers import ApiResponse
 from api.transport.pagelinks import page_headers, page_meta
@@ -121,6 +121,7 @@ def _check_credits(cost: int) -> None:
 
 def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any], cost: int,
             cache_key: tuple[str, str, str] | None, media_type: str, columns: list[str] | None) -> Response:
+    check_if_none_match()  # 400, after the rate limit, as parameters are
     # `cache_key` is None when there is no cache or the area has no data version.
     answer = answers().get(cache_key) if cache_key is not None else None
     remembered = answer is not None

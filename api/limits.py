@@ -21,6 +21,10 @@ from api.problems import RateLimited
 
 SHARED_SCOPE = "keyed-api"
 UNKEYED_SCOPE = "unkeyed"
+CONDITIONAL_SCOPE = "conditional"
+# Free 304s a key may have per window, as a multiple of its rate: a client revalidating every page it
+# fetched, several times each, stays well inside; a flood of If-None-Match does not (decisions.md).
+CONDITIONAL_MULTIPLE = 10
 log = logging.getLogger("gosterge.limits")
 # Redis down: count in this process meanwhile, and try Redis again after 1, 2, 4 … 32 s (as
 # flask-limiter's own fallback does for the sign-up's limits).
@@ -142,7 +146,10 @@ def parse_rate(rate: str) -> tuple[int, int]:
 def count_hit(who: str, scope: str, rate: str) -> Window:
     """Count one request of `who` against `rate`, before it is answered: the increment and the
     comparison are one atomic step of the storage, so parallel requests never pass a full limit."""
-    amount, seconds = parse_rate(rate)
+    return _count(who, scope, *parse_rate(rate))
+
+
+def _count(who: str, scope: str, amount: int, seconds: int) -> Window:
     bucket = f"LIMITER/{who}/{scope}/{amount}/{seconds}"
     count, end = extension("gosterge.windows").hit(bucket, seconds)
     return Window(bucket, amount, seconds, count, end)
@@ -169,10 +176,14 @@ def keyed_limit(view: Callable[..., Response]) -> Callable[..., Response]:
 def refund_hit() -> None:
     """Give this request's hit back. decisions.md: polling with If-None-Match is free, so a 304
     answered from the worker's memory is not counted (api/guard.py); one that read the store, or
-    answered `If-None-Match: *`, is."""
+    answered `If-None-Match: *`, is. Free 304s have a rate of their own, CONDITIONAL_MULTIPLE times
+    the key's: past it a 304 keeps its hit, so a flood of them ends in 429 like any other."""
     ctx = request_state()
     window = ctx.get("keyed_window")
     if window is None:
+        return
+    free = _count(f"key:{ctx.api_key.id}", CONDITIONAL_SCOPE, window.amount * CONDITIONAL_MULTIPLE, window.seconds)
+    if free.count > free.amount:
         return
     extension("gosterge.windows").hit(window.bucket, window.seconds, cost=-1)
     ctx.keyed_window = replace(window, count=window.count - 1)

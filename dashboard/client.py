@@ -3,7 +3,10 @@ errors turned into sentences a person understands."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -51,23 +54,66 @@ def _explain(response: requests.Response) -> ApiError:
     return ApiError(message, status=status, slug=slug)
 
 
-class ApiClient:
-    """Thread-safe; unchanged answers come from the local cache through a free 304."""
+# Keys are letters, digits, `_` and `-`; a header can carry only Latin-1, and requests raises on more.
+KEY_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+# The answers kept for revalidation, shared by every visitor: the most recently used, for an hour.
+CACHE_ENTRIES = 512
+CACHE_SECONDS = 3600
 
-    def __init__(self, settings: DashboardSettings, *, session: requests.Session | None = None):
+
+def authorization(key: str) -> dict[str, str]:
+    """The Authorization header of `key`; ApiError, said for a person, for a key no API key can be
+    (an admin key typed with other letters would otherwise end the page in a traceback)."""
+    if not set(key) <= KEY_CHARACTERS:
+        raise ApiError("That is not an API key: keys hold only the letters A-Z and a-z, digits, '_' and '-'. "
+                       "Copy the key again.", status=401, slug="unauthorized")
+    return {"Authorization": f"Bearer {key}"}
+
+
+class ApiClient:
+    """Thread-safe; unchanged answers come from the local cache through a free 304. The cache holds at
+    most `cache_entries` answers, each at most `cache_seconds`, keyed by the key that asked as well as
+    the URL (one key's answers are never offered to another's request)."""
+
+    def __init__(self, settings: DashboardSettings, *, session: requests.Session | None = None,
+                 cache_entries: int = CACHE_ENTRIES, cache_seconds: float = CACHE_SECONDS):
         self.settings = settings
         self.http = session or requests.Session()
-        self._cache: dict[str, tuple[str, Any]] = {}
+        self._cache: OrderedDict[tuple[str, str], tuple[float, str, Any]] = OrderedDict()
+        self._cache_entries, self._cache_seconds = cache_entries, cache_seconds
         self._lock = threading.Lock()
         self.not_modified = 0  # answered from the cache through a 304
+
+    def _cached(self, entry: tuple[str, str]) -> tuple[str, Any] | None:
+        with self._lock:
+            found = self._cache.get(entry)
+            if found is None:
+                return None
+            if time.monotonic() - found[0] > self._cache_seconds:
+                del self._cache[entry]
+                return None
+            self._cache.move_to_end(entry)
+            return found[1], found[2]
+
+    def _remember(self, entry: tuple[str, str], etag: str, data: Any) -> None:
+        with self._lock:
+            self._cache[entry] = (time.monotonic(), etag, data)
+            self._cache.move_to_end(entry)
+            while len(self._cache) > self._cache_entries:
+                self._cache.popitem(last=False)
+
+    def cache_size(self) -> int:
+        with self._lock:
+            return len(self._cache)
 
     def get(self, path: str, params: dict[str, Any] | None = None, *, key: str | None = None) -> Any:
         query = {k: v for k, v in (params or {}).items() if v not in (None, "", [])}
         request = requests.Request("GET", self.settings.api_url + path, params=query).prepare()
         url = request.url or path
-        headers = {"Authorization": f"Bearer {key or self.settings.api_key}"}
-        with self._lock:
-            cached = self._cache.get(url)
+        used = key or self.settings.api_key
+        headers = authorization(used)
+        entry = (hashlib.sha256(used.encode()).hexdigest(), url)
+        cached = self._cached(entry)
         if cached:
             headers["If-None-Match"] = cached[0]
         try:
@@ -81,8 +127,7 @@ class ApiClient:
             raise _explain(response)
         data = response.json()
         if response.headers.get("ETag"):
-            with self._lock:
-                self._cache[url] = (response.headers["ETag"], data)
+            self._remember(entry, response.headers["ETag"], data)
         return data
 
     def pages(self, path: str, params: dict[str, Any] | None = None, *, max_items: int = 5000) -> Iterator[dict[str, Any]]:
@@ -101,7 +146,7 @@ class ApiClient:
 
     def post(self, path: str, *, json: Any = None, files: Any = None, key: str | None = None,
              auth: bool = True, visitor: str | None = None) -> tuple[int, Any]:
-        headers = {"Authorization": f"Bearer {key or self.settings.api_key}"} if auth else {}
+        headers = authorization(key or self.settings.api_key) if auth else {}
         if visitor:
             # The API gives each visitor the dashboard names (with its key) an allowance of their own.
             headers[VISITOR_HEADER] = visitor

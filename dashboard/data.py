@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 from urllib.parse import quote
 
@@ -12,6 +11,7 @@ import streamlit as st
 from dashboard import charts
 from dashboard.client import ApiClient
 from dashboard.settings import load_settings
+from dashboard.visitors import visitor_name
 
 CACHE_TTL_SECONDS = 60
 PP = "/v1/public-procurement"
@@ -23,14 +23,8 @@ def client() -> ApiClient:
 
 
 def visitor() -> str:
-    """Who is asking, for the API's per-visitor sign-up allowance: the visitor's address as Streamlit
-    sees it, or an id of this browser session where it sees none."""
-    address = st.context.ip_address
-    if address:
-        return address
-    if "visitor" not in st.session_state:
-        st.session_state.visitor = uuid.uuid4().hex
-    return st.session_state.visitor
+    """Who is asking, for the API's per-visitor sign-up allowance (dashboard/visitors.py)."""
+    return visitor_name(st.context.ip_address, st.context.headers, client().settings.trusted_proxies)
 
 
 @st.cache_data(ttl=CACHE_TTL_SECONDS, show_spinner=False)

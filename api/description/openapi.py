@@ -10,7 +10,9 @@ from api.context import this_app
 from api.description.examples import add_examples
 from api.description.responses import problem_response
 from api.description.schemas import SCHEMAS
+from api.limits import CONDITIONAL_MULTIPLE
 from api.operations import Operation, Outcome, app_operations
+from api.transport.conditional import MAX_ETAGS
 from api.transport.urls import public_base
 
 API_VERSION = "1.0.0"
@@ -55,7 +57,7 @@ PAGE_HEADERS = {
                       "schema": {"type": "integer", "minimum": 0}},
 }
 
-DESCRIPTION = """Türkiye's public procurement statistics and official finance news.
+DESCRIPTION = f"""Türkiye's public procurement statistics and official finance news.
 
 **Authentication**: `Authorization: Bearer <key>` or the `apikey` query parameter. Sending both with
 different values is refused with 401.
@@ -71,7 +73,8 @@ within 5 s of the headers (408, then the connection is closed).
 
 **Conditional requests**: every data endpoint sends a strong `ETag`; send it back in `If-None-Match`
 for a bodiless 304 while the data is unchanged. The ETag of a procurement answer changes when a new
-release is served.
+release is served. Free 304s are limited per key to {CONDITIONAL_MULTIPLE} times its rate (past that a 304 counts
+against the rate like any request), and `If-None-Match` may list at most {MAX_ETAGS} ETags (400 otherwise).
 
 **Paging**: `limit` (1-200, default 50) and `cursor` (the `next_cursor` of the previous page, with the
 same filters). Cursors are signed and bound to the endpoint that issued them: an edited or forged

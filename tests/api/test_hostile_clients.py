@@ -232,6 +232,47 @@ def test_304s_that_read_the_store_count_against_the_rate_limit(make_app, make_ke
     assert_problem(client.get(PAID, headers={**bearer(key), "If-None-Match": etag}), 429, "rate_limited")
 
 
+# Issue 29 L6: conditional requests have a rate of their own.
+def test_a_flood_of_conditional_requests_is_refused_but_revalidation_is_not(loaded_app, make_key):
+    """On a 30/minute key, 1,000 If-None-Match: the first 300 (ten times the key's rate) are free 304s;
+    past them a 304 counts like any request, so the key's own 30 end the flood with 429s. None costs
+    a credit."""
+    from api.limits import CONDITIONAL_MULTIPLE
+
+    client = loaded_app.test_client()
+    key = make_key(rate="30/minute", credits=10)
+    etag = client.get(PAID, headers=bearer(key)).headers["ETag"]
+    statuses = [client.get(PAID, headers={**bearer(key), "If-None-Match": etag}).status_code for _ in range(1000)]
+    free = CONDITIONAL_MULTIPLE * 30
+    assert CONDITIONAL_MULTIPLE == 10
+    assert statuses == [304] * free + [304] * 29 + [429] * (1000 - free - 29)
+    assert credits_of(loaded_app, key) == 9
+
+
+def test_a_client_revalidating_its_pages_is_never_refused(loaded_app, make_key):
+    """A page fetched once and revalidated thirty times (ten times the key's rate) on a 3/minute key:
+    every revalidation is a free 304, and the key's rate is still there for two more answers."""
+    client = loaded_app.test_client()
+    key = make_key(rate="3/minute")
+    etag = client.get(PAID, headers=bearer(key)).headers["ETag"]
+    revalidated = [client.get(PAID, headers={**bearer(key), "If-None-Match": etag}).status_code for _ in range(30)]
+    assert revalidated == [304] * 30
+    assert [client.get(f"{PAID}?limit={n}", headers=bearer(key)).status_code for n in (2, 3)] == [200, 200]
+    assert_problem(client.get(PAID, headers=bearer(key)), 429, "rate_limited")
+
+
+def test_if_none_match_lists_a_bounded_number_of_etags(loaded_app, auth):
+    from api.transport.conditional import MAX_ETAGS
+
+    client = loaded_app.test_client()
+    etag = client.get(PAID, headers=auth).headers["ETag"]
+    guesses = [f'"guess{n}"' for n in range(MAX_ETAGS - 1)]
+    assert client.get(PAID, headers={**auth, "If-None-Match": ", ".join([*guesses, etag])}).status_code == 304
+    body = assert_problem(client.get(PAID, headers={**auth, "If-None-Match": ", ".join([*guesses, '"x"', etag])}),
+                          400, "invalid_parameters")
+    assert error_parameters(body) == ["If-None-Match"] and str(MAX_ETAGS) in body["errors"][0]["message"]
+
+
 # Item 4: bodies no larger than each route needs.
 def test_large_bodies_are_refused_where_none_is_needed(signup_client):
     big_form = {"token": "t" * 200_000, "action": "approve"}
