@@ -21,6 +21,8 @@ PROCEDURE_TEXT = {"19": "Açık", "20": "Belli İstekliler Arasında"}
 KINDS = (("yapim isi", "Yapım işi"), ("hizmet alimi", "Hizmet alımı"), ("mal alimi", "Mal alımı"))
 _BLOCK_END = re.compile(r"</(?:tr|p|div|h\d)>|<br\s*/?>", re.IGNORECASE)
 _IKN = re.compile(r"ihale kayit numarasi\s*:\s*(\d{4}/\d+)")
+# A direct-procurement number (Doğrudan Temin Numarası): the year's last two digits, DT, a serial.
+DIRECT_NUMBER = re.compile(r"\b(\d{2}DT\d{4,})\b")
 _DATE = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")
 
 
@@ -57,3 +59,10 @@ def read_announcement(text: str, *, html: bool) -> dict[str, str]:
     if found:
         fields["tender_type"] = min(found)[1]  # the first kind of work the text names
     return fields
+
+
+def direct_number(text: str) -> str | None:
+    """The direct-procurement number an announcement prints (26DT507662), or None. Such an
+    announcement names what is bought and where quotes go, never a price or a supplier."""
+    match = DIRECT_NUMBER.search(text)
+    return match.group(1) if match else None

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from loaders.ekap.announcement import direct_number
 from loaders.ekap.files import FileRefusedError, read_bytes
 from loaders.ekap.notice import parse_notice
 from loaders.ekap.records import TenderRecord, notice_entries, read_record
-from loaders.ekap.report import UNMAPPED, Entry
+from loaders.ekap.report import KEPT_OUT, UNMAPPED, Entry
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 HTML_SUFFIXES = frozenset({".htm", ".html"})
@@ -68,6 +69,12 @@ def _read_file(path: Path, index: int) -> FileResult:
     if suffix in JSON_SUFFIXES:
         return _read_json(text, result, index)
     notice = parse_notice(text, html=suffix in HTML_SUFFIXES)
+    if not notice.is_result and (number := direct_number(text)):
+        result.shape = "direct-procurement-announcement"
+        result.entries.append(Entry(KEPT_OUT, "direct-procurement-announcement", f"a direct-procurement "
+                                    f"announcement ({number}), not a tender: it prints no amount and no supplier, so "
+                                    "it cannot enter direct_purchases.csv", file=result.file))
+        return result
     if not notice.is_result:
         return result.refuse("no-accepted-shape", "not a result notice (no İhale kayıt numarası with a contract "
                              f"or a SONUÇ İLANI heading); accepted: {ACCEPTED}")

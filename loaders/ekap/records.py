@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from loaders.ekap.announcement import read_announcement
+from loaders.ekap.announcement import direct_number, read_announcement
 from loaders.ekap.notice import Notice, looks_like_html, parse_notice
 from loaders.ekap.report import NOTE, UNMAPPED, Entry
 
@@ -53,6 +53,7 @@ class TenderRecord:
     # What its announcements (and corrections repeating them) say: authority, address, tender_date,
     # procedure, tender_type; a later announcement replaces what an earlier one said.
     announced: dict[str, str] = field(default_factory=dict)
+    direct_number: str | None = None  # a direct-procurement announcement's number (26DT507662)
 
     @property
     def ikn(self) -> str:
@@ -138,6 +139,7 @@ def _read_announcements(obj: dict[str, Any], record: TenderRecord, entries: list
     for item in _announcements(obj):
         kind = _announcement_type(item)
         text, html = _announcement_text(item)
+        record.direct_number = record.direct_number or direct_number(text)
         if kind == CANCELLATION:
             record.cancellation_notice = True
         if not text or kind not in ("", ANNOUNCEMENT, RESULT, CORRECTION):

@@ -52,6 +52,11 @@ def group_records(records: list[TenderRecord], report: Report) -> list[list[Tend
     loose: dict[str, TenderRecord] = {}
     for record in sorted(records, key=lambda r: r.position):
         ikn = record.ikn
+        if not ikn and record.direct_number:
+            report.kept_out("direct-procurement-announcement", f"a direct-procurement announcement "
+                            f"({record.direct_number}), not a tender: it prints no amount and no supplier, so it "
+                            "cannot enter direct_purchases.csv", file=record.file)
+            continue
         if not ikn:
             report.unmapped("no-ikn", f"a {record.shape} record names no İKN (İhale kayıt numarası)", file=record.file)
             continue

@@ -91,3 +91,26 @@ def test_the_result_notices_figures_win_over_the_announcements(tmp_path):
     # The result notice prints Açık and 12.03.2026; the announcement's 21 (b) and 10.03.2026 give way.
     assert (tender["procedure"], tender["tender_date"]) == ("open", "2026-03-12")
     assert [a["contract_value"] for a in t["awards.csv"]] == ["252000.00"]
+
+
+DIRECT = ("**DOĞRUDAN TEMİN İLANI**\n\n| | | |\n| --- | --- | --- |\n"
+          "| **Doğrudan Temin Numarası** | **:** | 26DT507662 |\n| Alımın Adı | : | KIRTASİYE MALZEMESİ ALIMI |\n"
+          "| Alımın Türü | : | Mal |\n| Yeri | : | GEMLİK/BURSA |\n"
+          "| Son Teklif Verme Tarihi | : | 20.04.2026 - 14:00 |\n")
+
+
+def test_direct_procurement_announcements_are_named_as_such_and_enter_no_table(tmp_path):
+    """Reported as direct-procurement announcements (not records with no İKN): they print no amount
+    and no supplier, so nothing of them can enter direct_purchases.csv."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "dt.md").write_text(DIRECT, encoding="utf-8")
+    (folder / "dt.json").write_text(json.dumps([{"tender": {}, "announcements": [
+        {"type": {"code": "2"}, "markdown_content": DIRECT.replace("507662", "507663")}]}]), encoding="utf-8")
+    (folder / "z.json").write_text(json.dumps(bundle(("2", announcement(), False))), encoding="utf-8")
+    _, t, report = run([folder], tmp_path)
+    named = entries(report, "direct-procurement-announcement")
+    assert sorted(e["message"].split("(")[1].split(")")[0] for e in named) == ["26DT507662", "26DT507663"]
+    assert {e["kind"] for e in named} == {"kept-out"}
+    assert not entries(report, "no-ikn") and not entries(report, "no-accepted-shape")
+    assert t["direct_purchases.csv"] == [] and len(t["tenders.csv"]) == 1
