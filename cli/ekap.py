@@ -10,14 +10,15 @@ from cli.common import say
 
 def cmd_import(args: argparse.Namespace) -> int:
     from loaders.ekap.base import BaseReleaseError
+    from loaders.ekap.files import InputError
     from loaders.ekap.importer import NOTHING_TO_RELEASE, ImportRefusedError, import_ekap
-    from loaders.ekap.inputs import InputError
     from loaders.procurement.release import ReleaseRejectedError
 
     try:
         result = import_ekap([Path(p) for p in args.paths], Path(args.out), release=args.release,
                              base=Path(args.base) if args.base else None,
-                             report_path=Path(args.report) if args.report else None, strict=args.strict)
+                             report_path=Path(args.report) if args.report else None, strict=args.strict,
+                             exclude=args.exclude)
     except (InputError, ImportRefusedError, BaseReleaseError) as exc:
         say(f"error: {exc}")
         return 2
@@ -38,11 +39,21 @@ def cmd_import(args: argparse.Namespace) -> int:
     if not result.written:
         refused = result.report.by_reason("unmapped").get("release-refused")
         say(f"the loader would refuse the release ({refused} problem(s) in the report); no release written"
-            if refused else f"--strict: {result.report.unmapped_count} unmapped item(s); no release written")
+            if refused else f"--strict: {result.report.unmapped_count} unmapped item(s) in "
+            f"{_files(result.report.unmapped_files())}; no release written")
         return 1
     say(f"release {result.release} (publishedAt {result.published:%Y-%m-%dT%H:%M:%SZ}) written")
     print(result.out)
     return 0
+
+
+SHOWN_FILES = 5  # the summary is one line: past this many files, the report lists the rest
+
+
+def _files(files: list[str]) -> str:
+    shown = ", ".join(files[:SHOWN_FILES])
+    more = len(files) - SHOWN_FILES
+    return f"{shown} and {more} more file(s) (the report lists them)" if more > 0 else shown
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -54,4 +65,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     imp.add_argument("--base", help="the previous week's release: its tables are kept and merged with the new records")
     imp.add_argument("--report", help="where to write the JSON report (default: beside the release)")
     imp.add_argument("--strict", action="store_true", help="write no release when anything could not be mapped")
+    imp.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
+                     help="leave out files whose name or path matches this glob (repeatable); the report lists them")
     imp.set_defaults(func=cmd_import)

@@ -21,8 +21,10 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
                     "yuksek teknoloji enstitusu", "fakultesi", "fakultesi dekanligi", "dekanligi", "yuksekokulu",
                     "yapi isleri ve teknik daire baskanligi", "saglik kultur ve spor daire baskanligi",
                     "ogrenci isleri daire baskanligi")),
-    # A special provincial administration is often written without "İl" (KOCAELİ ÖZEL İDARESİ).
-    ("special-provincial-administration", ("il ozel idaresi", "il ozel idareleri", "ozel idaresi")),
+    # A special provincial administration is often written without "İl" (KOCAELİ ÖZEL İDARESİ) or
+    # without the final -si (Sivas İl Özel İdare): every short form is the one administration.
+    ("special-provincial-administration", ("il ozel idaresi", "il ozel idareleri", "ozel idaresi",
+                                           "il ozel idare", "ozel idare")),
     # Municipalities with their water administrations, companies and unions (local government),
     # the metropolitan abbreviation B.B., and the units only a municipality has (Law 5393: the
     # municipal police, parks and gardens) or its named transport administrations.
@@ -57,7 +59,11 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
                   r"il(?:ce)?(?: \S+)* (?:mudurlugu|muftulugu)", "muftulugu",
                   "lisesi", "ortaokulu", "ilkokulu", "halk egitimi merkezi", "rehberlik ve arastirma merkezi",
                   "ogretmenevi", "bilim ve sanat merkezi", "sosyal hizmet merkezi",
-                  "tubitak", "turk standartlari enstitusu", "yuksek kurumu")),
+                  "tubitak", "turk standartlari enstitusu", "yuksek kurumu",
+                  # Units of one parent named without it: a forest enterprise directorate or chief
+                  # office is the General Directorate of Forestry's wherever its name stands
+                  # (GEMLİK ORMAN İŞLETME MÜDÜRLÜĞÜ as ORMAN İŞLETME MÜDÜRLÜĞÜ-… ORMAN GENEL MÜDÜRLÜĞÜ).
+                  "orman isletme mudurlugu", "orman isletme sefligi")),
 )
 
 

@@ -9,8 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from loaders.ekap.base import BaseRelease, read_base
+from loaders.ekap.files import list_files
 from loaders.ekap.frames import release_tables
-from loaders.ekap.inputs import FileResult, is_plainly_not_a_record, list_files, read_file
+from loaders.ekap.inputs import FileResult, is_plainly_not_a_record, read_file
 from loaders.ekap.registry import Registry
 from loaders.ekap.report import Report
 from loaders.ekap.tables import Mapper, TenderRow
@@ -92,22 +93,26 @@ def map_records(results: list[FileResult], registry: Registry, report: Report, p
 
 def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, base: Path | None = None,
                 report_path: Path | None = None, strict: bool = False, now: datetime | None = None,
-                workers: int | None = None) -> ImportResult:
+                workers: int | None = None, exclude: list[str] | None = None) -> ImportResult:
     """Read the records, map them, and write the release and the report (only the report when
-    `strict` and anything could not be mapped)."""
+    `strict` and anything could not be mapped); files matching an `exclude` glob are not read."""
     name, published = release_week(release, now or datetime.now(UTC))
     report_path = report_path or out.with_name(out.name.removesuffix(".zip") + ".report.json")
     registry, report = Registry(), Report()
-    listed = list_files(paths)
-    files = [path for path in listed if not is_plainly_not_a_record(path)]
-    report.skipped = [str(path) for path in listed if is_plainly_not_a_record(path)]
+    listing = list_files(paths, exclude)
+    files = [path for path in listing.files if not is_plainly_not_a_record(path)]
+    report.skipped = [str(path) for path in listing.files if is_plainly_not_a_record(path)]
+    report.excluded = listing.excluded
     previous = read_base(base, registry) if base else BaseRelease()
     if previous.release and previous.release >= name:
         raise ImportRefusedError(_week_served(name, previous.release, base, published))
-    rows = map_records(read_inputs(files, workers=workers), registry, report, published.date())
+    refused = [FileResult(str(path), "none").refuse(exc.reason, str(exc)) for path, exc in listing.refused]
+    rows = map_records(refused + read_inputs(files, workers=workers), registry, report, published.date())
     tables = release_tables(rows, previous, registry, report)
-    refused = sum(1 for i in report.inputs if i["shape"] == "none")
-    report.counts = {"files": len(files), "filesRefused": refused, "filesSkipped": len(report.skipped), "tenders": len(tables["tenders.csv"]),
+    refused_files = sum(1 for i in report.inputs if i["shape"] == "none")
+    report.counts = {"files": len(files) + len(listing.refused), "filesRefused": refused_files,
+                     "filesSkipped": len(report.skipped), "filesExcluded": len(report.excluded),
+                     "tenders": len(tables["tenders.csv"]),
                      "tendersKeptOut": sum(1 for t in report.tenders if t["status"] == "kept-out"),
                      "awardedLots": int(tables["awards.csv"]["contractor_id"].notna().sum()),
                      "authorities": len(tables["authorities.csv"]), "contractors": len(tables["contractors.csv"])}

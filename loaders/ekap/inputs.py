@@ -6,24 +6,21 @@ reported, never skipped silently."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from loaders.ekap.announcement import direct_number
+from loaders.ekap.files import FileRefusedError, read_bytes
 from loaders.ekap.notice import parse_notice
 from loaders.ekap.records import TenderRecord, notice_entries, read_record
-from loaders.ekap.report import UNMAPPED, Entry
+from loaders.ekap.report import KEPT_OUT, UNMAPPED, Entry
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 HTML_SUFFIXES = frozenset({".htm", ".html"})
 JSON_SUFFIXES = frozenset({".json"})
 ACCEPTED = "a tender detail JSON, a bundle JSON, a search answer JSON, or a result notice (.md, .htm, .html)"
-
-
-class InputError(Exception):
-    """A path given on the command line that cannot be read at all."""
 
 
 @dataclass
@@ -37,21 +34,6 @@ class FileResult:
         self.shape = "none"
         self.entries.append(Entry(UNMAPPED, reason, message, file=self.file))
         return self
-
-
-def list_files(paths: list[Path]) -> list[Path]:
-    """Every file under the paths, in the order given, folders walked recursively in name order."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            for root, folders, names in os.walk(path):
-                folders.sort()  # os.walk descends in this order: name order at every level
-                files += [Path(root, name) for name in sorted(names)]
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise InputError(f"{path}: no such file or directory")
-    return files
 
 
 # Files that travel with saved records and are plainly not records: a folder's README, licence or
@@ -79,12 +61,20 @@ def _read_file(path: Path, index: int) -> FileResult:
     if suffix not in MARKDOWN_SUFFIXES | HTML_SUFFIXES | JSON_SUFFIXES:
         return result.refuse("no-accepted-shape", f"not an accepted shape ({ACCEPTED})")
     try:
-        text = _decode(path.read_bytes(), html=suffix in HTML_SUFFIXES)
+        text = _decode(read_bytes(path), html=suffix in HTML_SUFFIXES)
+    except FileRefusedError as exc:
+        return result.refuse(exc.reason, str(exc))
     except (OSError, UnicodeDecodeError) as exc:
         return result.refuse("unreadable-file", f"cannot be read as text: {exc}")
     if suffix in JSON_SUFFIXES:
         return _read_json(text, result, index)
     notice = parse_notice(text, html=suffix in HTML_SUFFIXES)
+    if not notice.is_result and (number := direct_number(text)):
+        result.shape = "direct-procurement-announcement"
+        result.entries.append(Entry(KEPT_OUT, "direct-procurement-announcement", f"a direct-procurement "
+                                    f"announcement ({number}), not a tender: it prints no amount and no supplier, so "
+                                    "it cannot enter direct_purchases.csv", file=result.file))
+        return result
     if not notice.is_result:
         return result.refuse("no-accepted-shape", "not a result notice (no İhale kayıt numarası with a contract "
                              f"or a SONUÇ İLANI heading); accepted: {ACCEPTED}")

@@ -180,6 +180,30 @@ def _in_cell(node) -> bool:  # noqa: ANN001 - a selectolax node
     return False
 
 
+def _heading(body) -> list[str]:  # noqa: ANN001 - a selectolax node
+    """The text of each outermost bold or heading element before the first table, in one pass.
+
+    A heading element's text includes the text of those nested in it, so their subtrees are not
+    entered: reading every nested `<b>` of `<b><b><b>…` for its own text read the markup once per
+    level (700 KB took 110 s)."""
+    heading: list[str] = []
+    node, after = body.child, []
+    while node is not None:
+        if node.tag == "table":
+            break
+        if node.tag in _HEADING_TAGS:
+            if (text := node.text(deep=True, separator=" ")).strip():
+                heading.append(text)
+        elif node.child is not None:
+            after.append(node.next)
+            node = node.child
+            continue
+        node = node.next
+        while node is None and after:
+            node = after.pop()
+    return heading
+
+
 def parse_html(html: str) -> Notice:
     """A notice as EKAP hands it out (`veriHtml`): table rows, the heading in bold before the table.
 
@@ -192,12 +216,7 @@ def parse_html(html: str) -> Notice:
     body = LexborHTMLParser(html).body
     if body is None:
         return Notice([])
-    heading: list[str] = []
-    for node in body.traverse():
-        if node.tag == "table":
-            break
-        if node.tag in _HEADING_TAGS and (text := node.text(deep=True, separator=" ")).strip():
-            heading.append(text)
+    heading = _heading(body)
     rows = [[cell.text(deep=True, separator=" ") for cell in tr.iter() if cell.tag in _CELL_TAGS]
             for tr in body.css("tr") if not _in_cell(tr)]
     return read_rows(heading, rows, body.text(deep=True))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from loaders.ekap.announcement import direct_number, read_announcement
 from loaders.ekap.notice import Notice, looks_like_html, parse_notice
 from loaders.ekap.report import NOTE, UNMAPPED, Entry
 
@@ -32,8 +33,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 OKAS_PATHS = (("ihtiyacKalemiOkasList", "kodu"), ("okas_codes", "code"))
 ANNOUNCEMENT_LISTS = ("ilanList", "announcements", "announcements_summary.announcements")
-# EKAP's announcement types (`ilanTip`): 3 İptal İlanı, 4 Sonuç İlanı, 6 Düzeltme İlanı.
-CANCELLATION, RESULT, CORRECTION = "3", "4", "6"
+# EKAP's announcement types (`ilanTip`): 2 İhale İlanı, 3 İptal İlanı, 4 Sonuç İlanı, 6 Düzeltme İlanı.
+ANNOUNCEMENT, CANCELLATION, RESULT, CORRECTION = "2", "3", "4", "6"
 
 
 @dataclass
@@ -49,6 +50,10 @@ class TenderRecord:
     corrections: list[Notice] = field(default_factory=list)
     cancellation_notice: bool = False
     also_from: list[str] = field(default_factory=list)  # the other files of a tender's bare notices
+    # What its announcements (and corrections repeating them) say: authority, address, tender_date,
+    # procedure, tender_type; a later announcement replaces what an earlier one said.
+    announced: dict[str, str] = field(default_factory=dict)
+    direct_number: str | None = None  # a direct-procurement announcement's number (26DT507662)
 
     @property
     def ikn(self) -> str:
@@ -123,14 +128,29 @@ def read_record(obj: dict[str, Any], *, tender: dict[str, Any] | None, file: str
     for name, paths in FIELDS.items():
         record.fields[name] = next((v for p in paths if (v := lookup(source, p)) is not None), None)
     record.okas = _okas(source)
+    _read_announcements(obj, record, entries)
+    if not record.fields.get("ikn") and record.announced.get("ikn"):
+        record.fields["ikn"] = record.announced["ikn"]  # a bundle's tender may name none
+    return record
+
+
+def _read_announcements(obj: dict[str, Any], record: TenderRecord, entries: list[Entry]) -> None:
+    file = record.file
     for item in _announcements(obj):
         kind = _announcement_type(item)
         text, html = _announcement_text(item)
+        record.direct_number = record.direct_number or direct_number(text)
         if kind == CANCELLATION:
             record.cancellation_notice = True
-        if not text or kind not in ("", RESULT, CORRECTION):
+        if not text or kind not in ("", ANNOUNCEMENT, RESULT, CORRECTION):
+            continue
+        if kind == ANNOUNCEMENT:
+            record.announced.update(read_announcement(text, html=html))
             continue
         notice = parse_notice(text, html=html)
+        if kind == CORRECTION and not notice.is_result:  # a correction of the announcement
+            record.announced.update(read_announcement(text, html=html))
+            continue
         if not notice.is_result:
             if kind == RESULT:
                 entries.append(Entry("unmapped", "not-a-result-notice", "an announcement of type 4 (Sonuç "
@@ -138,4 +158,3 @@ def read_record(obj: dict[str, Any], *, tender: dict[str, Any] | None, file: str
             continue
         entries.extend(notice_entries(notice, file))
         (record.corrections if kind == CORRECTION else record.notices).append(notice)
-    return record

@@ -34,6 +34,7 @@ class Report:
     tenders: list[dict[str, Any]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)  # files that are plainly not records
+    excluded: list[str] = field(default_factory=list)  # files left out by --exclude
 
     def unmapped(self, reason: str, message: str, **where: Any) -> None:
         self.entries.append(Entry(UNMAPPED, reason, message, **where))
@@ -54,6 +55,12 @@ class Report:
     def unmapped_count(self) -> int:
         return sum(1 for e in self.entries if e.kind == UNMAPPED)
 
+    def unmapped_files(self) -> list[str]:
+        """The files with anything unmapped, each once, in the report's order (a tender read from
+        several files names them all, comma-separated)."""
+        return list(dict.fromkeys(f for e in self.entries if e.kind == UNMAPPED and e.file
+                                  for f in e.file.split(", ")))
+
     def summary(self) -> dict[str, Any]:
         return {**self.counts, "unmapped": self.by_reason(UNMAPPED), "keptOut": self.by_reason(KEPT_OUT),
                 "notes": self.by_reason(NOTE)}
@@ -63,7 +70,7 @@ class Report:
         (an indented dump goes through the pure-Python one, seconds slower for a national year)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".partial")
-        lists = {"skipped": self.skipped, "inputs": self.inputs, "entries": [e.__dict__ for e in self.entries], "tenders": self.tenders}
+        lists = {"skipped": self.skipped, "excluded": self.excluded, "inputs": self.inputs, "entries": [e.__dict__ for e in self.entries], "tenders": self.tenders}
         with open(partial, "w", encoding="utf-8") as out:
             out.write(json.dumps({**head, "summary": self.summary()}, ensure_ascii=False, indent=1)[:-2])
             for name, items in lists.items():
@@ -78,7 +85,8 @@ class Report:
         c = self.counts
         out = [f"files read: {c.get('files', 0)}, of no accepted shape: {c.get('filesRefused', 0)}" + (
                    f", skipped as plainly not records (README, licence, hidden): {c['filesSkipped']}"
-                   if c.get("filesSkipped") else ""),
+                   if c.get("filesSkipped") else "") + (
+                   f", left out by --exclude: {c['filesExcluded']}" if c.get("filesExcluded") else ""),
                f"tenders: {c.get('tenders', 0)} (kept out: {c.get('tendersKeptOut', 0)}), awarded lots: "
                f"{c.get('awardedLots', 0)}, authorities: {c.get('authorities', 0)}, contractors: {c.get('contractors', 0)}"]
         for kind, title in ((UNMAPPED, "unmapped by reason"), (KEPT_OUT, "kept out by reason"),

@@ -78,12 +78,13 @@ class Mapper:
 
     def _authority(self, picture: TenderPicture, where: dict, trace: dict) -> Authority | None:
         f = picture.fields
-        name = clean_text(f.get("authority")) or (picture.first_notice.authority if picture.first_notice else "")
+        name = clean_text(f.get("authority")) or (picture.first_notice.authority if picture.first_notice else "") \
+            or clean_text(picture.announced.get("authority"))
         if not name:
             self.report.kept_out("authority-not-given", "no authority name in the record or the notice heading",
                                  field="authority", **where)
             return None
-        plate = self._authority_province(f, name, where)
+        plate = self._authority_province(f, name, picture.announced.get("address", ""), where)
         if plate is None:
             return None
         kind, fired = classify_authority(name, clean_text(f.get("top_institution")), clean_text(f.get("parent")))
@@ -101,7 +102,7 @@ class Mapper:
         trace.update(authority=name, authorityType=entry.type)
         return entry
 
-    def _authority_province(self, f: dict[str, Any], name: str, where: dict) -> int | None:
+    def _authority_province(self, f: dict[str, Any], name: str, address: str, where: dict) -> int | None:
         given = clean_text(f.get("province"))
         if given:
             plate = province_from_name(given) or province_from_id(given)
@@ -114,6 +115,10 @@ class Mapper:
             if plate is None:
                 self.report.unmapped("authority-province-unknown", f"EKAP province id {f['province_id']!r} is "
                                      "outside 245-325", field="province", **where)
+            return plate
+        if (plate := province_from_address(address)) is not None:
+            self.report.note("authority-province-from-announcement", f"province of {name!r} read from the address "
+                             "its tender announcement prints (1.2. Adresi)", field="province", **where)
             return plate
         plate = province_from_unit_name(name)
         if plate is None:
@@ -134,7 +139,8 @@ class Mapper:
 
     def _tender_date(self, picture: TenderPicture, where: dict) -> date | None:
         notice = picture.first_notice
-        raw = picture.fields.get("tender_date") or (notice.fields.get("tender_date") if notice else None)
+        raw = picture.fields.get("tender_date") or (notice.fields.get("tender_date") if notice else None) \
+            or picture.announced.get("tender_date")
         try:
             day = parse_date(raw)
         except ValueError as exc:
@@ -153,6 +159,7 @@ class Mapper:
         notice = picture.first_notice
         texts = [clean_text(picture.fields.get(k)) for k in ("exception", "method")]
         texts.append(clean_text(notice.fields.get("procedure")) if notice else "")
+        texts.append(clean_text(picture.announced.get("procedure")))  # the result notice's first, if any
         texts = [t for t in texts if t]
         for text in texts:
             if found := procedure_id(text):
@@ -173,8 +180,9 @@ class Mapper:
         if codes:
             self.report.unmapped("unparseable-value", f"OKAS codes {codes} name no CPV division", field="okas", **where)
         notice = picture.first_notice
-        kind = tender_type(picture.fields.get("type") or (notice.fields.get("tender_type") if notice else None),
-                           picture.fields.get("type_code"))
+        printed = picture.fields.get("type") or (notice.fields.get("tender_type") if notice else None) \
+            or picture.announced.get("tender_type")
+        kind = tender_type(printed, picture.fields.get("type_code"))
         sector = fallback_sector(kind)
         if sector is None:
             self.report.kept_out("sector-not-given", f"no OKAS code, and tender type {kind or 'unknown'} has no "

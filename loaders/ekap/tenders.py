@@ -24,6 +24,7 @@ class TenderPicture:
     okas: list[str] = field(default_factory=list)
     lots: dict[int, tuple[Notice, str]] = field(default_factory=dict)  # lot -> (notice, file)
     cancellation_notice: bool = False
+    announced: dict[str, str] = field(default_factory=dict)  # what its announcements say (records.py)
 
     @property
     def first_notice(self) -> Notice | None:
@@ -51,6 +52,11 @@ def group_records(records: list[TenderRecord], report: Report) -> list[list[Tend
     loose: dict[str, TenderRecord] = {}
     for record in sorted(records, key=lambda r: r.position):
         ikn = record.ikn
+        if not ikn and record.direct_number:
+            report.kept_out("direct-procurement-announcement", f"a direct-procurement announcement "
+                            f"({record.direct_number}), not a tender: it prints no amount and no supplier, so it "
+                            "cannot enter direct_purchases.csv", file=record.file)
+            continue
         if not ikn:
             report.unmapped("no-ikn", f"a {record.shape} record names no İKN (İhale kayıt numarası)", file=record.file)
             continue
@@ -109,6 +115,7 @@ def build_picture(records: list[TenderRecord], report: Report) -> TenderPicture:
                 picture.fields[name] = value
         picture.okas = record.okas or picture.okas
         picture.cancellation_notice |= record.cancellation_notice
+        picture.announced.update(record.announced)
         for lot, notice in enumerate(_distinct(record.notices, record, report), start=1):
             if notice.ikn and notice.ikn != picture.ikn:
                 report.unmapped("ikn-mismatch", f"a result notice of {notice.ikn} inside the record of "

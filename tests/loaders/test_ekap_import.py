@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from loaders.ekap.files import InputError
 from loaders.ekap.importer import ImportRefusedError, import_ekap, release_week
-from loaders.ekap.inputs import InputError
 from loaders.procurement.release import COLUMNS
 from tests.conftest import SHARED
 from tests.helpers import FIXTURES

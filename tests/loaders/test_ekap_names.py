@@ -135,6 +135,19 @@ def test_classify_authority_defaults_to_other_and_says_so(name):
     assert classify_authority(name) == ("other", False)
 
 
+@pytest.mark.parametrize(("short", "full"), [
+    ("GEMLİK ORMAN İŞLETME MÜDÜRLÜĞÜ", "ORMAN İŞLETME MÜDÜRLÜĞÜ-BURSA ORMAN BÖLGE MÜDÜRLÜĞÜ ORMAN GENEL MÜDÜRLÜĞÜ"),
+    ("İNEGÖL ORMAN İŞLETME ŞEFLİĞİ", "ORMAN İŞLETME MÜDÜRLÜĞÜ-İNEGÖL ORMAN GENEL MÜDÜRLÜĞÜ"),
+    ("Sivas İl Özel İdare", "SİVAS İL ÖZEL İDARESİ"),
+    ("SİVAS ÖZEL İDARE", "Ağrı İl Özel İdaresi"),
+    ("Kastamonu İl Özel İdare Genel Sekreterliği", "KASTAMONU İL ÖZEL İDARESİ"),
+])
+def test_units_of_one_parent_in_short_forms_get_the_parents_type(short, full):
+    """The reported pairs: a unit's usual short form is typed as its full name is, not `other`."""
+    assert classify_authority(short) == classify_authority(full)
+    assert classify_authority(short)[0] in ("ministry", "special-provincial-administration")
+
+
 def test_classify_authority_parent_before_the_name():
     assert classify_authority("ÇAPA TIP FAKÜLTESİ HASTANESİ", "", "SAĞLIK BAKANLIĞI") == ("health", True)
     assert classify_authority("DESTEK HİZMETLERİ MÜDÜRLÜĞÜ", "BELEDİYELER", "ANKARA ÜNİVERSİTESİ") == (

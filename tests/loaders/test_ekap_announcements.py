@@ -1,0 +1,116 @@
+"""Tender announcements (İhale İlanı, type 2 in a bundle) and the correction notices repeating them
+are read for procedure, kind of work, tender date and authority with its address; a result
+notice's figures win where both exist; an announced tender with no result is released with no
+awarded lot. One test per rule of docs/ekap.md, on announcements written from issue 31's
+description of real ones."""
+
+from __future__ import annotations
+
+import json
+
+from tests.loaders.test_ekap_import import by_id, entries, run
+from tests.loaders.test_ekap_records import markdown_notice
+
+
+def announcement(*, ikn: str = "2026/412345", article: str = "19 uncu maddesine göre açık",
+                 kind: str = "Yol yapım işi", day: str = "14.04.2026", html: bool = False) -> str:
+    if html:
+        return (f"<p><b>İHALE İLANI</b></p><p>{kind} 4734 sayılı Kamu İhale Kanununun {article} ihale usulü ile "
+                "ihale edilecektir.</p><table><tr><td>İhale Kayıt Numarası</td><td>:</td>"
+                f"<td>{ikn}</td></tr><tr><td>1.1. Adı</td><td>:</td><td>OSMANGAZİ BELEDİYESİ FEN İŞLERİ "
+                "MÜDÜRLÜĞÜ</td></tr><tr><td>1.2. Adresi</td><td>:</td><td>ALTINOVA MAH. NO:1 OSMANGAZİ/BURSA</td>"
+                f"</tr><tr><td>2.1. Tarih ve Saati</td><td>:</td><td>{day} - 10:30</td></tr></table>")
+    return (f"**İHALE İLANI**\n\n**OSMANGAZİ BELEDİYESİ**\n\n{kind} 4734 sayılı Kamu İhale Kanununun {article} "
+            "ihale usulü ile ihale edilecektir.\n\n| | | |\n| --- | --- | --- |\n"
+            f"| **İhale Kayıt Numarası** | **:** | {ikn} |\n| **1- İdarenin** | | |\n"
+            "| 1.1. Adı | : | OSMANGAZİ BELEDİYESİ FEN İŞLERİ MÜDÜRLÜĞÜ |\n"
+            "| 1.2. Adresi | : | ALTINOVA MAH. NO:1 OSMANGAZİ/BURSA |\n| **2- İhalenin** | | |\n"
+            f"| 2.1. Tarih ve Saati | : | {day} - 10:30 |\n")
+
+
+def bundle(*announcements: tuple[str, str, bool]) -> list[dict]:
+    """One bundle entry whose tender names nothing; (announcement type code, text, html) each."""
+    return [{"tender": {},
+             "announcements": [{"type": {"code": code}, ("veriHtml" if html else "markdown_content"): text}
+                               for code, text, html in announcements]}]
+
+
+def imported(tmp_path, *announcements: tuple[str, str, bool]):  # noqa: ANN001
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "bundle.json"
+    path.write_text(json.dumps(bundle(*announcements)), encoding="utf-8")
+    return run([path], tmp_path)
+
+
+def test_an_announced_tender_with_no_result_is_released_without_an_awarded_lot(tmp_path):
+    _, t, report = imported(tmp_path, ("2", announcement(), False))
+    (tender,) = t["tenders.csv"]
+    assert (tender["tender_id"], tender["procedure"], tender["tender_date"]) == ("2026/412345", "open", "2026-04-14")
+    assert tender["sector"] == "23" and t["awards.csv"] == []  # works: the fallback sector of yapım işi
+    (authority,) = t["authorities.csv"]
+    assert (authority["name"], authority["province"], authority["authority_type"]) == (
+        "OSMANGAZİ BELEDİYESİ FEN İŞLERİ MÜDÜRLÜĞÜ", "16", "municipality")
+    assert report["tenders"][0]["status"] == "no-result"
+    assert [e["ikn"] for e in entries(report, "authority-province-from-announcement")] == ["2026/412345"]
+
+
+def test_an_announcement_saved_as_html_is_read_alike(tmp_path):
+    _, t, _ = imported(tmp_path, ("2", announcement(html=True), True))
+    (tender,) = t["tenders.csv"]
+    assert (tender["procedure"], tender["tender_date"], tender["sector"]) == ("open", "2026-04-14", "23")
+
+
+def test_the_kind_of_work_gives_the_sector(tmp_path):
+    _, t, _ = imported(tmp_path, ("2", announcement(kind="Temizlik hizmet alımı"), False))
+    services = t["tenders.csv"][0]["sector"]
+    _, works, _ = imported(tmp_path / "w", ("2", announcement(kind="Okul binası yapım işi"), False))
+    assert services != works["tenders.csv"][0]["sector"] == "23"
+
+
+def test_goods_announced_without_okas_codes_stay_out_as_goods_have_no_fallback_sector(tmp_path):
+    _, t, report = imported(tmp_path, ("2", announcement(kind="Akaryakıt mal alımı"), False))
+    assert t is None and [e["ikn"] for e in entries(report, "sector-not-given")] == ["2026/412345"]
+
+
+def test_article_21_with_its_clause_is_the_negotiated_procedure(tmp_path):
+    _, t, _ = imported(tmp_path, ("2", announcement(article="21 inci maddesinin (b) bendine göre pazarlık"), False))
+    assert t["tenders.csv"][0]["procedure"] == "negotiated-21b"
+
+
+def test_a_correction_notice_repeating_the_announcement_replaces_its_date(tmp_path):
+    _, t, _ = imported(tmp_path, ("2", announcement(), False), ("6", announcement(day="21.04.2026"), False))
+    assert t["tenders.csv"][0]["tender_date"] == "2026-04-21"
+
+
+def test_the_result_notices_figures_win_over_the_announcements(tmp_path):
+    result = markdown_notice("2026/412345", "KAYA YAPI LİMİTED ŞİRKETİ", "MERKEZ / HATAY MERKEZ/HATAY")
+    _, t, _ = imported(tmp_path, ("2", announcement(day="10.03.2026",
+                                                     article="21 inci maddesinin (b) bendine göre pazarlık"), False),
+                       ("4", result, False))
+    tender = by_id(t["tenders.csv"], "tender_id")["2026/412345"]
+    # The result notice prints Açık and 12.03.2026; the announcement's 21 (b) and 10.03.2026 give way.
+    assert (tender["procedure"], tender["tender_date"]) == ("open", "2026-03-12")
+    assert [a["contract_value"] for a in t["awards.csv"]] == ["252000.00"]
+
+
+DIRECT = ("**DOĞRUDAN TEMİN İLANI**\n\n| | | |\n| --- | --- | --- |\n"
+          "| **Doğrudan Temin Numarası** | **:** | 26DT507662 |\n| Alımın Adı | : | KIRTASİYE MALZEMESİ ALIMI |\n"
+          "| Alımın Türü | : | Mal |\n| Yeri | : | GEMLİK/BURSA |\n"
+          "| Son Teklif Verme Tarihi | : | 20.04.2026 - 14:00 |\n")
+
+
+def test_direct_procurement_announcements_are_named_as_such_and_enter_no_table(tmp_path):
+    """Reported as direct-procurement announcements (not records with no İKN): they print no amount
+    and no supplier, so nothing of them can enter direct_purchases.csv."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "dt.md").write_text(DIRECT, encoding="utf-8")
+    (folder / "dt.json").write_text(json.dumps([{"tender": {}, "announcements": [
+        {"type": {"code": "2"}, "markdown_content": DIRECT.replace("507662", "507663")}]}]), encoding="utf-8")
+    (folder / "z.json").write_text(json.dumps(bundle(("2", announcement(), False))), encoding="utf-8")
+    _, t, report = run([folder], tmp_path)
+    named = entries(report, "direct-procurement-announcement")
+    assert sorted(e["message"].split("(")[1].split(")")[0] for e in named) == ["26DT507662", "26DT507663"]
+    assert {e["kind"] for e in named} == {"kept-out"}
+    assert not entries(report, "no-ikn") and not entries(report, "no-accepted-shape")
+    assert t["direct_purchases.csv"] == [] and len(t["tenders.csv"]) == 1
