@@ -127,8 +127,9 @@ def test_architecture_modules_stay_small():
 
 
 # api/transport/ moves bytes: what parses parameters is in api/params.py, and what reads the store
-# reaches it as one of the app's services (api/context.py `extension`), such as the cursor key.
-TRANSPORT_MAY_IMPORT = ("api.transport", "api.context", "api.description")
+# reaches it as one of the app's services (api/context.py `extension`), such as the cursor key. It
+# may refuse what it moves (a late body, a Host on another port, too many ETags) in the one problem shape.
+TRANSPORT_MAY_IMPORT = ("api.transport", "api.context", "api.description", "api.problems")
 
 
 def test_architecture_transport_parses_no_parameters_and_opens_no_session():
