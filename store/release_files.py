@@ -17,6 +17,14 @@ from typing import Any
 
 MANIFEST = "files.json"
 BUILDING = ".building-"
+# Under the var folder unless GOSTERGE_RELEASE_FILES_DIR says otherwise: read by the loaders, which
+# write the files, and by the API, which serves them, so the default lives here, below both.
+DEFAULT_FOLDER = "release-files"
+
+
+def default_root(var_dir: Path) -> Path:
+    """Where release files are kept when GOSTERGE_RELEASE_FILES_DIR is not set."""
+    return Path(var_dir) / DEFAULT_FOLDER
 
 
 @dataclass(frozen=True)
