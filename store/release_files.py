@@ -51,6 +51,16 @@ class ReleaseFiles:
         return next((f for f in self.files if f.kind == kind), None)
 
 
+def tables_name(release: str) -> str:
+    """The name of a release's tables file: also the last part of its download URL."""
+    return f"gosterge-{release}-tables.zip"
+
+
+def ocds_name(release: str) -> str:
+    """The name of a release's OCDS package: also the last part of its download URL (and the package's `uri`)."""
+    return f"gosterge-{release}-ocds.json.gz"
+
+
 def release_folder(root: Path, release_id: int) -> Path:
     return Path(root) / str(int(release_id))
 

@@ -3,7 +3,9 @@ byte range for the credits the list gives, and resumed within a day for nothing.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 import math
 import shutil
 from dataclasses import replace
@@ -229,3 +231,10 @@ def _key(app) -> str:  # noqa: ANN001
         _, clear = create_key(session, apis=["public-procurement"], credits=1000, rate="1000/minute",
                               now=datetime.now(UTC))
     return clear
+
+
+def test_download_ocds_package_names_its_own_download_as_uri(client, key):
+    headers = key()
+    entry = _listed(client, headers)["ocds"]
+    package = json.loads(gzip.decompress(client.get(_path(entry), headers=headers).data))
+    assert package["uri"].endswith(_path(entry))
