@@ -154,7 +154,7 @@ def limiter_storage() -> str:
 
 
 @pytest.fixture
-def make_app(database_url: str, limiter_storage: str, tmp_path: Path):
+def make_app(database_url: str, limiter_storage: str, tmp_path: Path, loaded_files_dir: Path):
     apps = []
 
     def factory(**overrides: Any):
@@ -163,7 +163,9 @@ def make_app(database_url: str, limiter_storage: str, tmp_path: Path):
         # test_answer_cache.py set it to check what the workers remember.
         config = {"DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": limiter_storage,
                   "PROBLEM_BASE": PROBLEM_BASE, "UPGRADE_URL": "https://pricing.test", "DEFAULT_RATE": "1000/minute",
-                  "UPLOAD_DIR": str(tmp_path / "uploads"), "KEY_CACHE_MS": 0, **overrides}
+                  "UPLOAD_DIR": str(tmp_path / "uploads"), "KEY_CACHE_MS": 0,
+                  # The demo release's download files: an app on `loaded_database` serves them.
+                  "RELEASE_FILES_DIR": str(loaded_files_dir), **overrides}
         app = create_app(config)
         app.config["TESTING"] = True
         upgrade(app.extensions["gosterge.engine"])
