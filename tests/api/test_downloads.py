@@ -92,6 +92,7 @@ def test_download_file_whole_matches_its_listing_and_costs_its_credits(client, k
     assert response.headers["ETag"] == f'"{entry["sha256"]}"'
     assert response.headers["Accept-Ranges"] == "bytes"
     assert entry["name"] in response.headers["Content-Disposition"]
+    assert set(response.headers["Cache-Control"].split(", ")) == {"private", "no-cache"}
     assert _credits(response) == 1000 - entry["credits"]
     again = client.get(_path(entry), headers=headers)  # every whole download is charged
     assert _credits(again) == 1000 - 2 * entry["credits"]
@@ -238,3 +239,11 @@ def test_download_ocds_package_names_its_own_download_as_uri(client, key):
     entry = _listed(client, headers)["ocds"]
     package = json.loads(gzip.decompress(client.get(_path(entry), headers=headers).data))
     assert package["uri"].endswith(_path(entry))
+
+
+def test_download_file_is_sent_as_stored_to_a_client_that_takes_gzip(client, key):
+    headers = key()
+    entry = _listed(client, headers)["tables"]
+    response = client.get(_path(entry), headers={**headers, "Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in response.headers
+    assert hashlib.sha256(response.data).hexdigest() == entry["sha256"]
