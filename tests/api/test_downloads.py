@@ -8,10 +8,12 @@ import hashlib
 import json
 import math
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import requests
 from sqlalchemy import update
 
 from loaders.procurement.generate import generate_release
@@ -19,7 +21,7 @@ from loaders.procurement.load import load_release
 from loaders.settings import load_settings
 from store.db import session_scope
 from store.models import DownloadCharge, Release
-from tests.helpers import assert_problem, error_parameters
+from tests.helpers import LiveServer, assert_problem, error_parameters
 
 LIST = "/v1/public-procurement/downloads"
 
@@ -247,3 +249,22 @@ def test_download_file_is_sent_as_stored_to_a_client_that_takes_gzip(client, key
     response = client.get(_path(entry), headers={**headers, "Accept-Encoding": "gzip"})
     assert "Content-Encoding" not in response.headers
     assert hashlib.sha256(response.data).hexdigest() == entry["sha256"]
+
+
+def test_download_file_in_parallel_ranges_over_http_is_charged_once(served, key):
+    """A segmented download manager: four ranges at once on a real server, one charge, the file whole."""
+    headers = key()
+    with LiveServer(served) as server:
+        entry = requests.get(server.url + LIST, headers=headers, timeout=10).json()["items"][0]
+        size, quarter = entry["size"], -(-entry["size"] // 4)
+        ranges = [(start, min(start + quarter, size) - 1) for start in range(0, size, quarter)]
+
+        def fetch(part: tuple[int, int]) -> requests.Response:
+            return requests.get(entry["url"], headers={**headers, "Range": f"bytes={part[0]}-{part[1]}"}, timeout=10)
+
+        with ThreadPoolExecutor(len(ranges)) as pool:
+            parts = list(pool.map(fetch, ranges))
+        account = requests.get(server.url + "/v1/account", headers=headers, timeout=10).json()
+    assert [p.status_code for p in parts] == [206] * len(ranges)
+    assert hashlib.sha256(b"".join(p.content for p in parts)).hexdigest() == entry["sha256"]
+    assert account["credits"] == 1000 - entry["credits"]
