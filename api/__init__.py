@@ -125,11 +125,22 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     init_compression(app)
     app.teardown_appcontext(close_session)
 
-    from api.routes import account, accounts, admin, health, meta, news, parties, procurement, reference
+    from api.routes import (
+        account,
+        accounts,
+        admin,
+        downloads,
+        health,
+        meta,
+        news,
+        parties,
+        procurement,
+        reference,
+    )
 
     # The OpenAPI document describes the operations of these areas, in this order.
-    install(app, procurement.area, parties.area, reference.area, news.area, account.area, accounts.area, admin.area, meta.area,
-            health.area)
+    install(app, procurement.area, parties.area, reference.area, downloads.area, news.area, account.area,
+            accounts.area, admin.area, meta.area, health.area)
     register_error_handlers(app)
     # Outermost (around ProxyFix too): the body is read within its deadline before anything else runs.
     app.wsgi_app = BodyDeadline(app.wsgi_app, seconds=app.config["BODY_SECONDS"],  # type: ignore[method-assign]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from store.private import private_sqlite_file
+from store.release_files import default_root
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("GOSTERGE_VAR_DIR", PROJECT_ROOT / "var"))
@@ -41,6 +42,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     # The slowest release upload accepted: the whole must arrive within BODY_SECONDS + size / this.
     "UPLOAD_MIN_BYTES_PER_SECOND": (64 * 1024, int),
     "UPLOAD_DIR": (str(VAR_DIR / "uploads"), str),
+    # Each release's download files, built by its load (the loaders read the same variable).
+    "RELEASE_FILES_DIR": (str(default_root(VAR_DIR)), str),
     "CURSOR_SECRET": ("", str),
     "DECISION_RATE_PER_ADDRESS": ("60/hour", str),
     "LOG_LEVEL": ("INFO", str),

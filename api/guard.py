@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Response
+from sqlalchemy.orm import Session
 from werkzeug.http import quote_etag
 
 from api.answers import Answer, answers, compute_answer, request_target
@@ -24,6 +25,7 @@ from api.transport.conditional import check_if_none_match, compute_etag, matches
 from api.transport.csvpages import CSV_MEDIA_TYPE, csv_columns, render_csv, wants_csv
 from api.transport.headers import ApiResponse
 from api.transport.pagelinks import page_headers, page_meta
+from store.db import WRITES, session_scope
 from store.errors import InsufficientCreditsError
 from store.keys import Caller, get_credits
 
@@ -51,6 +53,8 @@ def guarded_view(operation: Operation, handler: Callable[..., Reply], *,
 
     @keyed_limit
     def limited(**path_values: Any) -> Response:
+        if operation.streamed:
+            return _stream(operation, handler, path_values)
         if operation.method == "GET":
             return _answer(read, path_values, operation.cost, cache_key(), operation.media_type, columns)
         return _change(operation, handler, path_values)
@@ -65,7 +69,7 @@ def guarded_view(operation: Operation, handler: Callable[..., Reply], *,
             require_api(caller, operation.api)
             return limited(**path_values)
         except Problem as problem:
-            if operation.cost:  # every answer of a paid endpoint that knew the key says its credits
+            if operation.paid:  # every answer of a paid endpoint that knew the key says its credits
                 problem.headers.setdefault(CREDITS_HEADER, str(request_state().api_key.credits))
             raise
 
@@ -108,6 +112,31 @@ def _change(operation: Operation, handler: Callable[..., Reply], path_values: di
     db_session().commit()
     callers().forget()  # it may have changed a key or the release: this worker reads them again
     return ApiResponse(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
+
+
+def _stream(operation: Operation, handler: Callable[..., Response], path_values: dict[str, Any]) -> Response:
+    """An operation that answers with a file: parameters (400), then its path (404: the name decides
+    the cost), then the handler, which charges what its answer costs with `charge`."""
+    values = parse_sent(operation)
+    return handler(values, **parse_path(operation, path_values))
+
+
+def charge(cost: int, take: Callable[[Session], int | None]) -> dict[str, str]:
+    """Run `take(session)`, which debits `cost` credits (the credits left) or finds nothing to charge
+    (None), in a write transaction of its own; the credits header of the answer. 402 when the key
+    holds fewer credits than `cost`: nothing is taken."""
+    key = request_state().api_key
+    close_session()  # the request's read snapshot ends first: on SQLite it could not become a write
+    sessions = extension("gosterge.sessions")
+    try:
+        with session_scope(functools.partial(sessions, execution_options={WRITES: True})) as session:
+            left = take(session)
+    except InsufficientCreditsError:
+        raise _payment_required(cost, get_credits(db_session(), key.id)) from None
+    if left is None:
+        return {CREDITS_HEADER: str(key.credits)}
+    callers().note_credits(key.id, left)
+    return {CREDITS_HEADER: str(left)}
 
 
 def _check_credits(cost: int) -> None:

@@ -52,6 +52,11 @@ class Operation:
     public: bool = False
     api: str = ""
     cost: int = 0
+    # A cost that depends on what is asked for (a release file's): how it is set, for the document.
+    cost_rule: str = ""
+    # The handler answers with a Response of its own (a file, api/transport/files.py) and charges
+    # what that answer costs itself (api/guard.py `charge`).
+    streamed: bool = False
     params: tuple[Param, ...] = ()
     checks: tuple[Check, ...] = ()
     path_params: tuple[Param, ...] = ()
@@ -69,6 +74,10 @@ class Operation:
     required: frozenset[str] = frozenset()  # query parameters the operation cannot do without
     # A public page (HTML) answers its 400 and 404 as pages rather than problem documents.
     problem_page: Callable[[Problem], Response] | None = None
+
+    @property
+    def paid(self) -> bool:
+        return bool(self.cost or self.cost_rule)
 
     @property
     def paged(self) -> bool:

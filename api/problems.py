@@ -75,6 +75,10 @@ class PayloadTooLarge(Problem):
     status, slug, title = 413, "payload_too_large", "Payload too large"
 
 
+class RangeNotSatisfiable(Problem):
+    status, slug, title = 416, "range_not_satisfiable", "Range not satisfiable"
+
+
 class UnsupportedMediaType(Problem):
     status, slug, title = 415, "unsupported_media_type", "Unsupported media type"
 

@@ -48,6 +48,11 @@ def datasets() -> dict[str, Any]:
     return get(f"{PP}/datasets")
 
 
+def downloads() -> dict[str, Any]:
+    """The served release's files: their addresses, sizes, SHA-256 and credits (free to list)."""
+    return get(f"{PP}/downloads")
+
+
 def reference(name: str) -> pd.DataFrame:
     """A free reference list (one page, no paging parameters) as a DataFrame."""
     return pd.DataFrame(get(f"{PP}/{name}")["items"])

@@ -24,6 +24,14 @@ LABELS: dict[str, tuple[str, str]] = {
     "datasets": ("Veri setleri", "Datasets"),
     "rows": ("Satır", "Rows"),
     "citation": ("Atıf", "Citation"),
+    "downloads": ("Yayının tamamını indirin", "Download the whole release"),
+    "download_tables": ("Tablolar (yüklendiği hâliyle CSV dosyaları, ZIP)", "Tables (the CSV files as loaded, ZIP)"),
+    "download_ocds": ("OCDS 1.1 yayın paketi (gzip)", "OCDS 1.1 release package (gzip)"),
+    "download_line": ("{size} MB · {credits} kredi · SHA-256 {sha}…", "{size} MB · {credits} credits · SHA-256 {sha}…"),
+    "downloads_note": ("İndirmek için kendi API anahtarınız gerekir (Authorization: Bearer başlığı ya da ?apikey=); "
+                       "yarıda kalan bir indirme 24 saat içinde ücretsiz sürdürülür.",
+                       "Downloading needs your own API key (an Authorization: Bearer header or ?apikey=); an "
+                       "interrupted download resumes free of charge within 24 hours."),
     "headline_figures": ("Öne çıkan göstergeler", "Headline figures"),
     "tenders": ("İhale sayısı", "Tenders"),
     "single_bid_share": ("Tek teklifli pay", "Single-bid share"),

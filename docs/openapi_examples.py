@@ -189,6 +189,9 @@ def provoke_problems(rec: Recorder) -> None:
     # A body the server's deadline cut (api/transport/bodydeadline.py marks it so; no socket in a test client).
     rec.problem(client.post("/v1/accounts", json={}, environ_overrides={"gosterge.body_refused": "late"}))
     rec.problem(client.post("/v1/accounts", data="email=a@b.c", content_type="text/plain"))
+    # A byte range past the end of a release file: 416.
+    tables = client.get("/v1/public-procurement/downloads", headers=admin).get_json()["items"][0]
+    rec.problem(client.get(tables["url"].removeprefix("http://localhost"), headers={**admin, "Range": "bytes=999999999-"}))
     slow = rec.auth(rec.key(rate="1/hour"))
     client.get(paid, headers=slow)
     rec.problem(client.get(paid, headers=slow))

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from store.release_files import default_root
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 OCID_PREFIX = re.compile(r"ocds-[0-9a-z]{6}")
 # Not registered with the Open Contracting Partnership: for demonstrations and tests only, so that no
@@ -35,7 +37,7 @@ class LoaderSettings:
     public_base_url: str = "http://127.0.0.1:8000"
     ocds_license: str = DEFAULT_OCDS_LICENSE
     ocds_policy: str = "http://127.0.0.1:8000/v1/docs"
-    release_files_dir: Path = PROJECT_ROOT / "var" / "release-files"
+    release_files_dir: Path = default_root(PROJECT_ROOT / "var")
     # Releases kept after each load besides the one served (loaders/procurement/retention.py); 0 keeps all.
     keep_releases: int = 8
 
@@ -72,7 +74,7 @@ def _ocds_settings(env: os._Environ[str] | dict[str, str]) -> dict[str, object]:
         "ocid_prefix": prefix, "public_base_url": base,
         "ocds_license": env.get("GOSTERGE_OCDS_LICENSE") or DEFAULT_OCDS_LICENSE,
         "ocds_policy": env.get("GOSTERGE_OCDS_POLICY_URL") or f"{base}/v1/docs",
-        "release_files_dir": Path(env.get("GOSTERGE_RELEASE_FILES_DIR") or var_dir / "release-files"),
+        "release_files_dir": Path(env.get("GOSTERGE_RELEASE_FILES_DIR") or default_root(var_dir)),
     }
 
 

@@ -107,6 +107,17 @@ class SignupAllowance(Base):
     used: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class DownloadCharge(Base):
+    """When a key last paid for a release file (by its SHA-256): its Range requests for the file are
+    free for a day after (api/routes/downloads.py), so a broken download resumes without paying again."""
+
+    __tablename__ = "download_charges"
+
+    key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    charged_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class AuditEntry(Base):
     """Who did what to keys and releases, and when."""
 
@@ -284,6 +295,7 @@ __all__ = [
     "ArticleFacet",
     "AuditEntry",
     "DataVersion",
+    "DownloadCharge",
     "Release",
     "ReleaseDataset",
     "ReleaseJob",

@@ -17,6 +17,14 @@ from typing import Any
 
 MANIFEST = "files.json"
 BUILDING = ".building-"
+# Under the var folder unless GOSTERGE_RELEASE_FILES_DIR says otherwise: read by the loaders, which
+# write the files, and by the API, which serves them, so the default lives here, below both.
+DEFAULT_FOLDER = "release-files"
+
+
+def default_root(var_dir: Path) -> Path:
+    """Where release files are kept when GOSTERGE_RELEASE_FILES_DIR is not set."""
+    return Path(var_dir) / DEFAULT_FOLDER
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,16 @@ class ReleaseFiles:
 
     def by_kind(self, kind: str) -> ReleaseFile | None:
         return next((f for f in self.files if f.kind == kind), None)
+
+
+def tables_name(release: str) -> str:
+    """The name of a release's tables file: also the last part of its download URL."""
+    return f"gosterge-{release}-tables.zip"
+
+
+def ocds_name(release: str) -> str:
+    """The name of a release's OCDS package: also the last part of its download URL (and the package's `uri`)."""
+    return f"gosterge-{release}-ocds.json.gz"
 
 
 def release_folder(root: Path, release_id: int) -> Path:

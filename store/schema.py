@@ -15,6 +15,7 @@ from store.models import (
     AccountRequest,
     Article,
     DataVersion,
+    DownloadCharge,
     ReleaseJob,
     SchemaVersion,
     ServerKey,
@@ -87,11 +88,17 @@ def _v10_retention_and_one_upload(conn: Connection) -> None:
     next(i for i in ReleaseJob.__table__.indexes if i.name == RUNNING_JOB_INDEX).create(conn, checkfirst=True)
 
 
+def _download_charges(conn: Connection) -> None:
+    # When each key last paid for each release file: its resumed downloads are free for a day.
+    DownloadCharge.__table__.create(conn, checkfirst=True)
+
+
 # Append a step for every change of the schema; never edit a step that has shipped.
 STEPS: list[Callable[[Connection], None]] = [_v1_initial, _v2_data_versions, _v3_article_order_index,
                                              _v4_account_requests, _v5_release_jobs,
                                              _v6_server_keys, _v7_signup_allowances, _v8_release_complete,
-                                             _v9_release_details, _v10_retention_and_one_upload]
+                                             _v9_release_details, _v10_retention_and_one_upload,
+                                             _download_charges]
 CURRENT_VERSION = len(STEPS)
 
 

@@ -6,6 +6,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from sqlalchemy.engine import Engine, make_url
 
 from api import create_app
 from loaders.procurement.load import load_release
+from loaders.settings import load_settings
 from store.db import Base, create_store_engine, make_session_factory, session_scope
 from store.keys import create_key
 from store.schema import upgrade
@@ -58,7 +60,14 @@ def _drop_schema(admin: Engine, schema: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def loaded_template(request, tmp_path_factory, demo_release) -> Iterator[str]:
+def loaded_files_dir(tmp_path_factory) -> Path:
+    """The download files of the session's loaded release (`loaded_template`), in a folder no other
+    load writes to: an app serving them is made with RELEASE_FILES_DIR set to it, and only reads."""
+    return tmp_path_factory.mktemp("loaded-files")
+
+
+@pytest.fixture(scope="session")
+def loaded_template(request, tmp_path_factory, demo_release, loaded_files_dir) -> Iterator[str]:
     """The demo release loaded once per session (per xdist worker) into a database that each test of
     `loaded_database` starts from a copy of: the path of a SQLite file, or a PostgreSQL schema's name."""
     if PG_URL:
@@ -69,7 +78,8 @@ def loaded_template(request, tmp_path_factory, demo_release) -> Iterator[str]:
         url = f"sqlite:///{tmp_path_factory.mktemp('template') / 'loaded.db'}"
     engine = create_store_engine(url)
     upgrade(engine)
-    load_release(demo_release, make_session_factory(engine))
+    settings = replace(load_settings(), release_files_dir=loaded_files_dir)
+    load_release(demo_release, make_session_factory(engine), settings=settings)
     engine.dispose()  # SQLite: the last connection to close folds the WAL into the file
     yield schema if PG_URL else url.removeprefix("sqlite:///")
     if PG_URL:
@@ -144,7 +154,7 @@ def limiter_storage() -> str:
 
 
 @pytest.fixture
-def make_app(database_url: str, limiter_storage: str, tmp_path: Path):
+def make_app(database_url: str, limiter_storage: str, tmp_path: Path, loaded_files_dir: Path):
     apps = []
 
     def factory(**overrides: Any):
@@ -153,7 +163,9 @@ def make_app(database_url: str, limiter_storage: str, tmp_path: Path):
         # test_answer_cache.py set it to check what the workers remember.
         config = {"DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": limiter_storage,
                   "PROBLEM_BASE": PROBLEM_BASE, "UPGRADE_URL": "https://pricing.test", "DEFAULT_RATE": "1000/minute",
-                  "UPLOAD_DIR": str(tmp_path / "uploads"), "KEY_CACHE_MS": 0, **overrides}
+                  "UPLOAD_DIR": str(tmp_path / "uploads"), "KEY_CACHE_MS": 0,
+                  # The demo release's download files: an app on `loaded_database` serves them.
+                  "RELEASE_FILES_DIR": str(loaded_files_dir), **overrides}
         app = create_app(config)
         app.config["TESTING"] = True
         upgrade(app.extensions["gosterge.engine"])

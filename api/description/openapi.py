@@ -38,6 +38,9 @@ TAGS = {
     "Account": "The caller's own key: the APIs it may call, credits left, rate limit and expiry. Free.",
     "Accounts": "Self-registration: ask for a key, the mailbox owner approves by e-mail, collect the key once.",
     "Admin": "Keys and weekly releases, for keys with the admin scope; every change is audited.",
+    "Downloads": "The release served, whole: its tables as loaded (zipped) and its OCDS 1.1 release package (gzip), "
+                 "built once when it was loaded. The list is free; a file costs the credits it lists, and "
+                 "resumes (byte ranges) within a day of paying are free.",
     "Meta": "This document and the page that renders it.",
 }
 
@@ -63,7 +66,8 @@ DESCRIPTION = f"""Türkiye's public procurement statistics and official finance 
 different values is refused with 401.
 
 **Order of checks**: authentication (401), the key's APIs (403), rate limit (429), parameters (400),
-credits (402), then the answer (200, 304, 404). Only a 200 of a paid endpoint costs credits; a 304 is
+credits (402), then the answer (200, 304, 404). Only a 200 of a paid endpoint costs credits (and a
+206 of a release file the key has not paid for within a day: `/downloads/{name}`); a 304 is
 free, and does not count against the rate limit when the server answers it from memory for a real
 `ETag`; a 304 for `If-None-Match: *`, or one that had to read the store, counts. Requests without a
 known key count against the default rate of their client address (then 429). `HEAD` costs nothing;
@@ -166,13 +170,17 @@ def _operation(spec: Operation) -> dict[str, Any]:
             "type": "string", "description": "The page's items as RFC 4180 CSV under a header row of the item "
             "fields; null as an empty cell, arrays and objects as their JSON text (decisions.md)."}}
         responses[success]["headers"].update(PAGE_HEADERS)
-    if spec.cost:
+    if spec.streamed:
+        _file_answers(responses, success, etag)
+    if spec.paid:
         credits = {"X-Credits-Remaining": {"description": "Credits the key holds after this answer, in credits.",
                                            "schema": {"type": "integer", "minimum": 0}}}
         responses[success]["headers"].update(credits)
         responses["304"]["headers"] = {**etag, **credits}
+        if "206" in responses:
+            responses["206"]["headers"].update(credits)
     statuses = [400, 401, 403, 429, 502, 504, *spec.extra_statuses]
-    if spec.cost:
+    if spec.paid:
         statuses.append(402)
     if spec.request_body:
         statuses += [408, 413, 415]
@@ -184,14 +192,16 @@ def _operation(spec: Operation) -> dict[str, Any]:
             responses["401"]["headers"] = {"WWW-Authenticate": {
                 "description": "`Bearer realm=\"gosterge\"`, with `error=\"invalid_token\"` when the key sent is "
                                "unknown, expired or revoked (RFC 6750).", "schema": {"type": "string"}}}
-        elif spec.cost:  # every answer of a paid endpoint that knew the key says its credits
+        elif spec.paid:  # every answer of a paid endpoint that knew the key says its credits
             responses[str(status)].setdefault("headers", {}).update(credits)
     parameters = [_parameter(p, "path", True) for p in spec.path_params]
     parameters += [_parameter(p, required=p.name in spec.required) for p in spec.params]
     if spec.method == "GET":
         parameters.append({"name": "If-None-Match", "in": "header", "required": False,
                            "description": "An ETag from an earlier answer.", "schema": {"type": "string"}})
-    cost = "free" if spec.cost == 0 else f"{spec.cost} credit per call"
+    if spec.streamed:
+        parameters += FILE_PARAMETERS
+    cost = spec.cost_rule or ("free" if spec.cost == 0 else f"{spec.cost} credit per call")
     operation: dict[str, Any] = {}
     if spec.request_body:
         operation["requestBody"] = spec.request_body
@@ -202,8 +212,32 @@ def _operation(spec: Operation) -> dict[str, Any]:
         "description": f"{spec.description}\n\nCost: {cost}.".strip(),
         "parameters": parameters,
         "responses": responses,
-        "x-credits": spec.cost,
-    }
+    } | ({"x-credits-rule": spec.cost_rule} if spec.cost_rule else {"x-credits": spec.cost})
+
+
+FILE_MEDIA_TYPES = ("application/zip", "application/gzip")
+FILE_PARAMETERS = [
+    {"name": "Range", "in": "header", "required": False, "schema": {"type": "string", "pattern": "^bytes=.+$"},
+     "description": "One byte range, `bytes=first-[last]` or `bytes=-suffix` (RFC 9110 14.2): a 206 with those "
+                    "bytes. More than one range, or none within the file, is a 416."},
+    {"name": "If-Range", "in": "header", "required": False, "schema": {"type": "string"},
+     "description": "The file's ETag: the range is served only while the file is the same, otherwise the whole "
+                    "file (200)."},
+]
+
+
+def _file_answers(responses: dict[str, Any], success: str, etag: dict[str, Any]) -> None:
+    """A file's answers: its bytes whole (200) or one range of them (206), by their media types."""
+    content = {media: {"schema": {"$ref": "#/components/schemas/DownloadFile"}} for media in FILE_MEDIA_TYPES}
+    length = {"Content-Length": {"description": "Bytes in this answer: the file's `size`, or the range's length.",
+                                 "schema": {"type": "integer", "minimum": 0}},
+              "Accept-Ranges": {"description": "`bytes`.", "schema": {"type": "string"}}}
+    responses[success]["content"] = content
+    responses[success]["headers"].update(length)
+    responses["206"] = {"description": "Partial content: the range asked for.", "content": content,
+                        "headers": {**etag, **length, "Content-Range": {
+                            "description": "`bytes first-last/size` (RFC 9110 14.4).", "schema": {"type": "string"}},
+                                    **_headers(RATE_HEADERS)}}
 
 
 def build_openapi() -> dict[str, Any]:

@@ -16,6 +16,8 @@ ERROR_TEXT = {
     409: "Conflict: another upload is still loading (`uploadId`, `statusUrl`), or the release was pruned.",
     410: "Gone: the request was refused, has expired, or its key was already handed out.",
     413: "The request body is larger than the limit.",
+    416: "The `Range` header asks for no byte of the file, more than one range, or is malformed; "
+         "`Content-Range: bytes */<size>` gives the size.",
     415: "The request body is not of the expected media type.",
     429: "Rate limited: wait `retry_after` seconds (also the `Retry-After` header).",
     502: "The data source failed (`upstream_error`) or refused the service's credential (`upstream_auth`).",

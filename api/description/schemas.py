@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.description.award_schemas import AWARD_SCHEMAS
+from api.description.download_schemas import DOWNLOAD_SCHEMAS
 from api.description.schema_types import (
     EMPTY_NULL,
     amount,
@@ -232,6 +233,7 @@ ITEMS["Release"] = obj({
 
 SCHEMAS: dict[str, dict[str, Any]] = dict(ITEMS)
 SCHEMAS.update(AWARD_SCHEMAS)
+SCHEMAS.update(DOWNLOAD_SCHEMAS)
 for _name in list(ITEMS):
     if _name != "Company":
         SCHEMAS[f"{_name}Page"] = envelope(_name)

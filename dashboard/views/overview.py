@@ -80,6 +80,15 @@ for entry in release["datasets"]:
     st.markdown(f"**{literal(dataset_text(entry['name'], lang()))}** · {number(entry['rows'], lang())} "
                 f"{t('rows').lower()}  \n{t('citation')}: {citation}")
 
+files = guarded(data.downloads)
+if files["items"] and files["release"] == release["release"]:  # the files of the release shown, no other's
+    st.subheader(t("downloads"))
+    for entry in files["items"]:
+        line = t("download_line").format(size=number(entry["size"] / 1e6, lang(), digits=1),
+                                         credits=number(entry["credits"], lang()), sha=entry["sha256"][:12])
+        st.markdown(f"{link(t('download_' + entry['kind']), entry['url'])}  \n{line}")
+    st.caption(t("downloads_note"))
+
 st.subheader(t("latest_news"))
 news = guarded(lambda: data.get("/v1/finance-news/articles", (("minImportance", 4), ("limit", 5))))
 for article in news["items"]:

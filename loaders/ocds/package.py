@@ -20,6 +20,7 @@ from typing import IO, Any
 import duckdb
 
 from loaders.ocds.mapping import TenderRow, tender_release
+from store.release_files import ocds_name
 
 VERSION = "1.1"
 EXTENSIONS = (
@@ -68,7 +69,8 @@ def publisher_name(synthetic: bool) -> str:
 
 def package_header(info: PackageInfo) -> dict[str, Any]:
     return {
-        "uri": f"{info.base_url}/v1/public-procurement/downloads/{info.release_name}/ocds.json.gz",
+        # Where the API serves the package built at load time (api/routes/downloads.py).
+        "uri": f"{info.base_url}/v1/public-procurement/downloads/{ocds_name(info.release_name)}",
         "version": VERSION,
         "extensions": list(EXTENSIONS),
         "publishedDate": info.published,

@@ -153,7 +153,9 @@ def load_release(
     log.info("loaded release %s (%s) with %d items in %.1f s", manifest.release, release_id, counter["items"], seconds)
     if keep > 0:
         try:
-            prune_releases(sessions, keep)
+            # The pruned releases' files are removed from the folder this load wrote to, not the default one.
+            prune_releases(sessions, keep, remove_files=lambda pruned: remove_release_files(
+                settings.release_files_dir, pruned))
         except Exception:  # noqa: BLE001  (the release is loaded and served; the next load prunes again)
             log.exception("pruning after release %s failed", release_id)
     return LoadResult(release_id, manifest.release, manifest.synthetic,

@@ -13,15 +13,14 @@ import duckdb
 from loaders.ocds.package import PackageInfo, open_output, write_package
 from loaders.procurement.release import COLUMNS, MANIFEST, Manifest, OpenedRelease
 from loaders.settings import LoaderSettings
-from store.release_files import ReleaseFile, building_folder, describe_file, publish_release_files
-
-
-def tables_name(release: str) -> str:
-    return f"gosterge-{release}-tables.zip"
-
-
-def ocds_name(release: str) -> str:
-    return f"gosterge-{release}-ocds.json.gz"
+from store.release_files import (
+    ReleaseFile,
+    building_folder,
+    describe_file,
+    ocds_name,
+    publish_release_files,
+    tables_name,
+)
 
 
 def package_info(manifest: Manifest, settings: LoaderSettings) -> PackageInfo:

@@ -375,3 +375,16 @@ def test_local_supplier_ranking_leaves_out_figures_on_fewer_than_five_contracts(
     note = next(c.value for c in app.caption if "Left out of the ranking" in c.value)
     assert all(name in note for name in few)
     assert few <= set(app.dataframe[0].value["Name"])
+
+
+@pytest.mark.parametrize(("language", "label", "note"), [("tr", "Tablolar", "kendi API anahtarınız"),
+                                                        ("en", "Tables", "your own API key")])
+def test_overview_links_the_downloads_of_the_release_it_shows(live, language, label, note):
+    app = run("views/overview.py", lang=language)
+    assert not app.exception, app.exception
+    links = [m.value for m in app.markdown if "/v1/public-procurement/downloads/" in m.value]
+    assert len(links) == 2
+    assert any(label in text and f"{live.url}/v1/public-procurement/downloads/gosterge-2026-W47-tables.zip" in text
+               for text in links)
+    assert any("gosterge-2026-W47-ocds.json.gz" in text and "OCDS" in text for text in links)
+    assert any(note in c.value for c in app.caption)
