@@ -67,7 +67,7 @@ different values is refused with 401.
 
 **Order of checks**: authentication (401), the key's APIs (403), rate limit (429), parameters (400),
 credits (402), then the answer (200, 304, 404). Only a 200 of a paid endpoint costs credits (and a
-206 of a release file the key has not paid for within a day: `/downloads/{name}`); a 304 is
+206 of a release file the key has not paid for within a day: `/downloads/{{name}}`); a 304 is
 free, and does not count against the rate limit when the server answers it from memory for a real
 `ETag`; a 304 for `If-None-Match: *`, or one that had to read the store, counts. Requests without a
 known key count against the default rate of their client address (then 429). `HEAD` costs nothing;
