@@ -25,6 +25,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench-smoke: $(STAMP)
 	$(BIN)/python benchmarks/procurement_load.py --scale tiny

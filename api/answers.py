@@ -83,6 +83,7 @@ def compute_answer(cache_key: tuple[str, str, str] | None, compute: Callable[[],
     versions, generation = callers(), request_state().versions_generation
     current = versions.check_versions() == generation
     answer = compute()
-    if current and versions.generation == generation:
-        answers().put(cache_key, answer)
+    cache = answers()
+    if cache is not None and current and versions.generation == generation:
+        cache.put(cache_key, answer)
     return answer

@@ -152,7 +152,8 @@ def _answer(read: Callable[[dict[str, Any]], Answer], path_values: dict[str, Any
             cache_key: tuple[str, str, str] | None, media_type: str, columns: list[str] | None) -> Response:
     check_if_none_match()  # 400, after the rate limit, as parameters are
     # `cache_key` is None when there is no cache or the area has no data version.
-    answer = answers().get(cache_key) if cache_key is not None else None
+    cache = answers()
+    answer = cache.get(cache_key) if cache is not None and cache_key is not None else None
     remembered = answer is not None
     if answer is None:
         # Parameters (400) and credits (402), in that order, then the handler.

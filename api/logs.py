@@ -236,7 +236,7 @@ def log_request(response: Response) -> Response:
     else:
         # Logger.log would first walk the stack to find the caller, which the line does not show
         # (tests/test_library_canaries.py watches the record made by hand).
-        access_log.handle(access_log.makeRecord(access_log.name, level, __file__, 0, line, None, None))
+        access_log.handle(access_log.makeRecord(access_log.name, level, __file__, 0, line, (), None))
     return response
 
 

@@ -226,17 +226,23 @@ def _parse_one(name: str, given: list[str], rules: Mapping[str, Param], values: 
     return []
 
 
-def path_param(name: str, schema: dict[str, Any], description: str, noun: str) -> Param:
-    """A path parameter, parsed by its documented schema: a whole number within its bounds, or text of
-    its pattern. A value outside them names nothing (the guard answers 404)."""
+def schema_param(name: str, schema: dict[str, Any], description: str, noun: str = "") -> Param:
+    """A parameter parsed by its documented schema alone: a whole number within its bounds, or text
+    of its pattern and at most its `maxLength`."""
 
     def parse(raw: str) -> Any:
         if schema["type"] == "integer":
             if not re.fullmatch(r"[0-9]{1,10}", raw) or not schema["minimum"] <= int(raw) <= schema["maximum"]:
                 raise ValueError(f"must be a whole number from {schema['minimum']} to {schema['maximum']}")
             return int(raw)
-        if not re.fullmatch(schema["pattern"], raw):
+        if not re.fullmatch(schema["pattern"], raw) or len(raw) > schema.get("maxLength", MAX_VALUE_CHARS):
             raise ValueError("does not have the documented form")
         return raw
 
     return Param(name, schema, description, parse, noun=noun)
+
+
+def path_param(name: str, schema: dict[str, Any], description: str, noun: str) -> Param:
+    """A path parameter, parsed by its documented schema; a value outside it names no `noun` (the
+    guard answers 404)."""
+    return schema_param(name, schema, description, noun)

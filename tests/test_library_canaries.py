@@ -57,7 +57,7 @@ def test_flask_proxies_still_give_their_object():
 
 
 def test_logging_still_lets_the_access_line_bypass_logger_log():
-    record = access_log.makeRecord(access_log.name, logging.INFO, __file__, 0, "line", None, None)
+    record = access_log.makeRecord(access_log.name, logging.INFO, __file__, 0, "line", (), None)
     assert record.getMessage() == "line" and {"filters", "handlers", "propagate", "parent"} <= set(vars(access_log)), \
         "Python logging change: re-check api/logs.py `log_request` and `_only_queue` (records made and routed by hand)"
 

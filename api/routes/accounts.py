@@ -18,7 +18,7 @@ from api.db import db_session
 from api.limits import limiter
 from api.mail import recipient
 from api.operations import Outcome, json_body
-from api.params import Param, enum_param, path_param
+from api.params import enum_param, path_param, schema_param
 from api.problems import Gone, InvalidParameters, NotFound, NotReady, Problem, Unauthorized, UpstreamError
 from api.signup import MailUnavailableError, ask_for_key, collect_key, decide_request
 from api.transport.urls import public_url, untrusted_mail_links
@@ -31,17 +31,8 @@ REQUEST_ID_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"}
 REQUEST_ID_PROPERTY = {**REQUEST_ID_SCHEMA, "description": "The request's id."}
 REQUEST_ID_PARAM = path_param("request_id", REQUEST_ID_SCHEMA, "The request's id, from the sign-up answer.",
                               "request")
-TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def _token(raw: str) -> str:
-    if not TOKEN_SHAPE.fullmatch(raw):
-        raise ValueError("must be 1 to 64 letters, digits, _ or -, as the link gave it")
-    return raw
-
-
-TOKEN = Param("token", {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"},
-              "The secret of the link or `poll_url`.", _token)
+TOKEN = schema_param("token", {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"},
+                     "The secret of the link or `poll_url`.")
 ACTION = enum_param("action", ["approve", "refuse"], "What the link does: `approve` or `refuse`.")
 PENDING = {"type": "string", "enum": ["pending"], "description": "Waiting for the mailbox owner's decision."}
 EXPIRES_AT = {"type": "string", "format": "date-time",

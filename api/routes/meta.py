@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from api.areas import Area
 from api.context import this_request
@@ -53,7 +54,7 @@ UNDOCUMENTED_PATHS = frozenset({"/v1/"})
 
 
 @area.blueprint.get("/")
-def api_root() -> Response:
+def api_root() -> BaseResponse:
     """The API's root sends a person to the page that describes it."""
     # url_for keeps the prefix a trusted proxy declares (X-Forwarded-Prefix).
     return redirect(url_for("meta.get_docs_page"), code=302)
@@ -80,7 +81,7 @@ def redoc_script() -> bytes:
 @area.get(f"/docs/{REDOC_SCRIPT}", public=True, problems=TOO_LONG,
           outcomes=[Outcome(200, "The script", {"type": "string"}, "text/javascript"),
                     Outcome(304, "Not modified: the `If-None-Match` ETag still matches.")])
-def get_docs_script(values: dict[str, Any]) -> Response:
+def get_docs_script(values: dict[str, Any]) -> BaseResponse:
     """The Redoc script of the page
     Redoc 2.5.4 (MIT licence), the standalone bundle the documentation page runs."""
     response = Response(redoc_script(), mimetype="text/javascript")

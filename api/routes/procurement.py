@@ -118,7 +118,7 @@ def index_page(kind: ItemKind, values: Values) -> Reply:
 
 @area.get("/competition-indices", cost=1, params=index_params("competition"), checks=INDEX_CHECKS,
           response_schema="CompetitionIndexPage")
-def list_competition_indices(values: dict[str, Any]) -> Reply:
+def list_competition_indices(values: Values) -> Reply:
     """Competition indices per dimension, subject and period
     Number of tenders, single-bid shares (with their denominator `lotsWithBids`), average lots and
     average discount against the estimated cost."""
@@ -127,7 +127,7 @@ def list_competition_indices(values: dict[str, Any]) -> Reply:
 
 @area.get("/concentration-indices", cost=1, params=index_params("concentration"), checks=INDEX_CHECKS,
           response_schema="ConcentrationIndexPage")
-def list_concentration_indices(values: dict[str, Any]) -> Reply:
+def list_concentration_indices(values: Values) -> Reply:
     """Concentration of contract winners
     Contracts, firms, CR1/CR4/CR10 value shares and the Herfindahl-Hirschman index (0 to 10,000)."""
     return index_page(INDEX_KINDS["concentration"], values)
@@ -135,7 +135,7 @@ def list_concentration_indices(values: dict[str, Any]) -> Reply:
 
 @area.get("/direct-procurement-indices", cost=1, params=index_params("direct"), checks=INDEX_CHECKS,
           response_schema="DirectProcurementIndexPage")
-def list_direct_indices(values: dict[str, Any]) -> Reply:
+def list_direct_indices(values: Values) -> Reply:
     """Direct procurement (doğrudan temin) amount distribution
     Purchases, median, mean, total, p95, p99, largest and the largest purchase's share, in nominal TRY.
     2025 is the reference year."""
@@ -144,7 +144,7 @@ def list_direct_indices(values: dict[str, Any]) -> Reply:
 
 @area.get("/localization-indices", cost=1, params=index_params("localization"), checks=INDEX_CHECKS,
           response_schema="LocalizationIndexPage")
-def list_localization_indices(values: dict[str, Any]) -> Reply:
+def list_localization_indices(values: Values) -> Reply:
     """Share of contracts won by suppliers from the authority's own province
     By count and by value, over awarded lots whose contractor has a known province."""
     return index_page(INDEX_KINDS["localization"], values)
@@ -160,7 +160,7 @@ PROVINCE_SECTOR_PARAMS = (
 
 @area.get("/province-sectors", cost=1, params=PROVINCE_SECTOR_PARAMS, checks=[check_cursor_release],
           response_schema="ProvinceSectorPage")
-def list_province_sectors(values: dict[str, Any]) -> Reply:
+def list_province_sectors(values: Values) -> Reply:
     """Tender volume per province and sector, every year pooled
     Tenders, value of awarded lots, and the parts won by local and by other suppliers. Cells whose tenders
     have no awarded lot have null amounts and sort after every amount."""
@@ -174,7 +174,7 @@ FLOW_PARAMS = (province_param("buyerProvince", "Province of the buying authoriti
 
 @area.get("/supply-flows", cost=1, params=FLOW_PARAMS, checks=[check_cursor_release],
           response_schema="SupplyFlowPage")
-def list_supply_flows(values: dict[str, Any]) -> Reply:
+def list_supply_flows(values: Values) -> Reply:
     """Contracts from authorities of one province to suppliers of another or the same province
     Every year pooled, largest amount first; ties by buyer then supplier province."""
     keys = {name: values[name] for name in SUPPLY_FLOWS.keys}
@@ -195,7 +195,7 @@ def ranking_page(kind: ItemKind, values: Values) -> Reply:
 
 @area.get("/top-authorities", cost=1, params=ranking_params(["tender", "direct"]),
           checks=[check_scope("top-authorities"), check_cursor_release], response_schema="TopAuthorityPage")
-def list_top_authorities(values: dict[str, Any]) -> Reply:
+def list_top_authorities(values: Values) -> Reply:
     """The ten authorities that awarded the most by value
     In a province (tenders, or `direct` purchases), in a sector (tenders), or, with neither, in all of
     Türkiye (tenders or `direct`; the national ranking goes beyond the interface document); ties by id.
@@ -205,7 +205,7 @@ def list_top_authorities(values: dict[str, Any]) -> Reply:
 
 @area.get("/top-contractors", cost=1, params=ranking_params(["tender", "direct", "headquartered"]),
           checks=[check_scope("top-contractors"), check_cursor_release], response_schema="TopContractorPage")
-def list_top_contractors(values: dict[str, Any]) -> Reply:
+def list_top_contractors(values: Values) -> Reply:
     """The ten contractors with the most value
     Won from authorities of a province or in a sector (tenders), by direct purchase in a province, or
     (`headquartered`) firms based in a province by everything they won anywhere; with neither province
@@ -228,7 +228,7 @@ def get_datasets(values: dict[str, Any]) -> Reply:
     Before the first release is loaded the release fields are null and `datasets` is empty."""
     release = served_release()
     if release is None:
-        empty = {"release": None, "releaseId": None, "publishedAt": None, "loadedAt": None, "synthetic": None,
+        empty: dict[str, Any] = {"release": None, "releaseId": None, "publishedAt": None, "loadedAt": None, "synthetic": None,
                  "latestYear": None, "completeYears": complete_years(), "coverage": None, "datasets": []}
         return Reply(json_body(empty), NO_RELEASE)
     body = {

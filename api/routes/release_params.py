@@ -112,7 +112,10 @@ def check_period(values: dict[str, Any]) -> list[dict[str, str]]:
 def check_cursor_release(values: dict[str, Any]) -> list[dict[str, str]]:
     """A cursor's positions belong to the release it was issued for."""
     cursor = values.get("cursor")
-    if cursor is not None and (served_release() is None or cursor.position[0] != served_release().id):
+    if cursor is None:
+        return []
+    release = served_release()
+    if release is None or cursor.position[0] != release.id:
         return [{"parameter": "cursor", "message": "a new release is served since this cursor was issued; "
                  "start again without cursor"}]
     return []

@@ -26,6 +26,12 @@ def test_polling_without_its_token_is_a_400_naming_it(client):
     assert error_parameters(body) == ["token"]
 
 
+@pytest.mark.parametrize("token", ["a" * 65, "a.b", "%C4%B0"])
+def test_a_token_outside_its_documented_form_is_a_400_naming_it(client, token):
+    body = assert_problem(client.get(f"/v1/accounts/abc?token={token}"), 400, "invalid_parameters")
+    assert error_parameters(body) == ["token"]
+
+
 @pytest.mark.parametrize("path", ["/v1/health", "/v1/openapi.json", "/v1/docs", "/v1/accounts/abc?token=x"])
 def test_public_operations_refuse_unknown_parameters_by_name(client, path):
     separator = "&" if "?" in path else "?"
