@@ -51,7 +51,14 @@ def answer_and_close(s: socket.socket) -> tuple[int, dict]:
 def test_a_stalled_body_is_answered_408_and_closed_under_gunicorn(app, database_url, limiter_storage):
     with Gunicorn(server_env(database_url, limiter_storage, BODY_SECONDS="1")) as server:
         status, problem = answer_and_close(stalled_signup(server.port))
+        # A chunked body is read within the same deadline, up to the 16 KB every route but the upload takes.
+        small = requests.post(server.url + "/v1/accounts", data=iter([b'{"email": 5}']),
+                              headers={"Content-Type": "application/json"}, timeout=10)
+        large = requests.post(server.url + "/v1/accounts", data=iter([b"x" * 40_000]),
+                              headers={"Content-Type": "application/json"}, timeout=10)
     assert status == 408 and problem["type"] == f"{PROBLEM_BASE}/request_timeout"
+    assert small.status_code == 400 and "email" in [e["parameter"] for e in small.json()["errors"]]
+    assert large.status_code == 413 and large.json()["type"] == f"{PROBLEM_BASE}/payload_too_large"
 
 
 def test_health_answers_while_stalled_bodies_are_held(app, database_url, limiter_storage):
