@@ -58,7 +58,22 @@ control_socket_disable = True
 
 class Worker(GeventWorker):
     """gevent's worker, answering gunicorn's own refusals (request line or headers too long,
-    malformed requests) as problem documents like every other error of the API."""
+    malformed requests) as problem documents like every other error of the API, and taking turns
+    between keep-alive connections."""
+
+    def handle_request(self, listener_name, req, sock, addr):  # noqa: ANN001, ANN201
+        """After each answer on a kept-alive connection, let every other ready connection go first.
+
+        A greenlet gives way only when a read would block. A client that sends its next request as soon
+        as it has the answer (wrk, a busy API client, the dashboard) often has it in the socket before
+        the greenlet has finished with the last one, so the greenlet read it at once and answered
+        connection after connection of its own while the others' requests waited: one answer in a
+        hundred waited 0.1-1 s (docs/benchmarks.md, "Tail latency under the gevent worker")."""
+        import gevent
+
+        kept = super().handle_request(listener_name, req, sock, addr)
+        gevent.sleep(0)  # to the back of the queue of ready greenlets; I/O is polled meanwhile
+        return kept
 
     def load_wsgi(self) -> None:
         super().load_wsgi()

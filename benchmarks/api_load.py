@@ -10,6 +10,11 @@ gunicorn.conf.py. The bare app answers each measured URL with the bytes and cont
 answered it with, captured first. Then, for every query and connection count, wrk runs against each
 server in turn, A/B interleaved, the order reversed every round; only ratios within one round mean
 anything on a shared machine, so each is printed per round, with the load average of the machine.
+
+The tail (issue 34): with one worker, the same bytes are also served by the bare app under gunicorn's
+sync worker (`gunicorn -k sync -w 1`, no configuration file), the reference for p99. The target, per
+query and connection count in one round: the API's p99 under gunicorn.conf.py at most 3 times the sync
+reference's, and its throughput at least half the bare app's under gunicorn.conf.py.
 """
 
 from __future__ import annotations
@@ -56,14 +61,16 @@ def cli(env: dict[str, str], *args: str) -> str:
 
 
 def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None,
-          workers: int | None = None) -> subprocess.Popen:
+          workers: int | None = None, sync: bool = False) -> subprocess.Popen:
     """gunicorn with the production configuration (gunicorn.conf.py): by default two workers when the
     limits are shared (Redis), one when they are in memory; its standard error (the access log) goes
     to `log` when given. ServerExited when it stops before answering."""
     if workers is None:
         workers = 2 if env.get("GOSTERGE_RATELIMIT_STORAGE_URI", "").startswith("redis") else 1
     stderr = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115  (the child keeps it open)
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
+    # The sync reference reads no configuration file (/dev/null: gunicorn would read ./gunicorn.conf.py).
+    settings = ["-c", "/dev/null", "-k", "sync"] if sync else ["-c", str(ROOT / "gunicorn.conf.py")]
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", *settings,
                                 "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
                                 "--chdir", str(ROOT), app_spec], env=env, stdout=subprocess.DEVNULL,
                                stderr=stderr)
@@ -145,7 +152,7 @@ def free_port() -> int:
 
 @dataclass
 class Server:
-    kind: str  # "bare" or "api"
+    kind: str  # "bare", "api" or "sync" (the bare app under gunicorn -k sync -w 1)
     workers: int
     port: int = 0
     process: subprocess.Popen | None = None
@@ -194,9 +201,9 @@ def server_env(store: str, env: dict[str, str], workers: int, captures: Path) ->
 def launch(server: Server, env: dict[str, str], work: Path) -> None:
     server.port = free_port()
     log = work / f"{server.kind}-{server.workers}.log"
-    spec = "benchmarks.bare_app:create_app()" if server.kind == "bare" else "api:create_app()"
+    spec = "api:create_app()" if server.kind == "api" else "benchmarks.bare_app:create_app()"
     try:
-        server.process = start(spec, server.port, env, log=log, workers=server.workers)
+        server.process = start(spec, server.port, env, log=log, workers=server.workers, sync=server.kind == "sync")
     except ServerExited:
         lines = [line for line in log.read_text(errors="replace").splitlines() if "refusing" in line or "Error" in line]
         server.refused = (lines[-1].split("refusing to start: ")[-1] if lines else "stopped at start").strip()
@@ -267,6 +274,7 @@ def report(store: str, servers: list[Server], connections: list[int]) -> None:
                       f"| {statistics.median(r['rps'] for r in a):.0f} | {ratios} | {p99b:.2f} | {p99a:.2f} "
                       f"| {p99a / p99b:.1f} | {sum(r['errors'] for r in a)} | {min(loads):.1f}–{max(loads):.1f} "
                       f"| {statistics.median(r['cpu_ms'] for r in b):.3f}, {statistics.median(r['cpu_ms'] for r in a):.3f} |")
+    report_tail(by, connections)
     one, two = by.get(("api", 1)), by.get(("api", 2))
     if one and two and one.runs and two.runs:
         # The most two workers could serve if the machine's cores were all they had, each answer still
@@ -289,12 +297,33 @@ def report(store: str, servers: list[Server], connections: list[int]) -> None:
                       f"| {ceiling:.2f} |")
 
 
+def report_tail(by: dict[tuple[str, int], Server], connections: list[int]) -> None:
+    """Issue 34's target, round by round: API p99 / sync-worker bare p99 <= 3, API / bare req/s >= 0.5."""
+    api, bare, sync = by.get(("api", 1)), by.get(("bare", 1)), by.get(("sync", 1))
+    if not (api and bare and sync and api.runs and sync.runs):
+        return
+    print("\n| conn. | query | sync bare p99 ms | API p99 ms | p99 API/sync, each round (≤ 3) "
+          "| req/s API/bare, each round (≥ 0.5) | met in every round |")
+    print("|---|---|---|---|---|---|---|")
+    for conns in connections:
+        for name in QUERIES:
+            a, b, r = api.runs[(conns, name)], bare.runs[(conns, name)], sync.runs[(conns, name)]
+            tails = [x["p99"] / y["p99"] for x, y in zip(a, r, strict=True)]
+            rates = [x["rps"] / y["rps"] for x, y in zip(a, b, strict=True)]
+            met = all(t <= 3 for t in tails) and all(q >= 0.5 for q in rates)
+            print(f"| {conns} | {name} | {statistics.median(x['p99'] for x in r):.2f} "
+                  f"| {statistics.median(x['p99'] for x in a):.2f} | {' '.join(f'{t:.1f}' for t in tails)} "
+                  f"| {' '.join(f'{q:.2f}' for q in rates)} | {'yes' if met else 'no'} |")
+
+
 def run_store(store: str, args: argparse.Namespace) -> None:
     work = Path(tempfile.mkdtemp(prefix=f"gosterge-api-bench-{store}-"))
     env, key = prepare(store, work, smoke=args.smoke)
     captures = work / "captures.json"
     captures.write_text("{}")
     servers = [Server(kind, workers) for workers in args.workers for kind in ("bare", "api")]
+    if 1 in args.workers:
+        servers.append(Server("sync", 1))
     try:
         for server in servers:
             if server.kind == "api":
@@ -305,7 +334,7 @@ def run_store(store: str, args: argparse.Namespace) -> None:
         captured = capture(source.port, key, list(QUERIES.values()))
         captures.write_text(json.dumps(captured, ensure_ascii=False))
         for server in servers:
-            if server.kind == "bare":
+            if server.kind in ("bare", "sync"):
                 launch(server, server_env(store, env, server.workers, captures), work)
                 check_same_bytes(server, captured)
         measure(servers, key, rounds=args.rounds, seconds=args.seconds, connections=args.connections)

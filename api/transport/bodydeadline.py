@@ -23,6 +23,12 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from werkzeug.exceptions import RequestTimeout
+
+from api.context import this_request
+from api.problems import InvalidParameters, PayloadTooLarge
+from api.problems import RequestTimeout as LateBody
+
 # The key of the WSGI environment naming what was wrong with a body read here: "late" (it did not arrive
 # within the deadline), "short" (the client closed inside it) or "large" (a chunked body past the limit,
 # which cannot be refused by its length). `refuse_bad_body` turns it into a problem before any limit.
@@ -88,8 +94,6 @@ class PacedInput(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        from werkzeug.exceptions import RequestTimeout
-
         if self.left <= 0:
             return 0
         data = self.watchdog.read(self.stream, min(len(buffer), self.left, CHUNK))
@@ -129,13 +133,15 @@ class BodyDeadline:
         self.app, self.seconds, self.min_rate, self.small = app, seconds, min_rate, small
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        sock = next((environ[k] for k in SOCKET_KEYS if k in environ), None)
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         try:
             length = None if chunked else int(environ.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0  # the server refuses such a request before the app; nothing to wait for
-        if sock is None or length == 0:
+        if length == 0:  # every GET: nothing to wait for
+            return self.app(environ, start_response)
+        sock = next((environ[k] for k in SOCKET_KEYS if k in environ), None)
+        if sock is None:  # a server that gives no socket (Flask's test client: the body is in memory)
             return self.app(environ, start_response)
         started = time.monotonic()
         if length is not None and length > self.small:
@@ -166,12 +172,9 @@ class BodyDeadline:
 def refuse_bad_body() -> None:
     """Flask's first before_request hook: a body the middleware refused is answered here, before the
     rate limits count the request (a sign-up counts only once its body has arrived)."""
-    from api.context import this_request
-    from api.problems import InvalidParameters, PayloadTooLarge, RequestTimeout
-
     refused = this_request().environ.get(BODY_REFUSED)
     if refused == "late":
-        raise RequestTimeout("The request body did not arrive in time; send it at once after the headers.")
+        raise LateBody("The request body did not arrive in time; send it at once after the headers.")
     if refused == "short":
         raise InvalidParameters([{"parameter": "body", "message": "ended before its Content-Length"}])
     if refused == "large":

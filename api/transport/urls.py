@@ -49,16 +49,18 @@ def _split_host(host: str) -> tuple[str, int | None]:
 
 def port_is_trusted(host: str, scheme: str, trusted: list[str]) -> bool:
     """Whether the port of a Host whose name GOSTERGE_TRUSTED_HOSTS admits (Flask checks the names, and
-    ignores ports) is one the setting admits too. An entry with a port admits its host on that port
-    only; one without admits its host on the scheme's default port (given or left out). A link or an
-    approval mail built from the Host then never names a port the service was not configured for."""
+    ignores ports) is one the setting admits too. An entry with a port (`127.0.0.1:8000`) admits its host
+    on that port only (the scheme's default port when the Host gives none); an entry without a port
+    admits its host on any, as the setting always did, so that a server on a port the system picks
+    still answers to its name. A link or an approval mail built from the Host then never names a port
+    other than the configured one."""
     name, port = _split_host(host)
     port = port or DEFAULT_PORTS.get(scheme)
     for entry in trusted:
         entry_name, entry_port = _split_host(entry)
         suffix = entry_name.startswith(".")
         if entry_name == name or (suffix and (name.endswith(entry_name) or name == entry_name[1:])):
-            if port == (entry_port or DEFAULT_PORTS.get(scheme)):
+            if entry_port is None or port == entry_port:
                 return True
     return False
 

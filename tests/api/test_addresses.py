@@ -44,9 +44,11 @@ def test_trusted_proxies_must_be_a_count(value):
 def test_only_trusted_hosts_are_answered_when_configured(make_app):
     from tests.helpers import assert_problem, error_parameters
 
-    app = make_app(PUBLIC_BASE_URL="", TRUSTED_HOSTS="api.example.org, localhost")
+    app = make_app(PUBLIC_BASE_URL="", TRUSTED_HOSTS="api.example.org:8443, localhost")
     client = app.test_client()
     assert client.get("/v1/openapi.json", base_url="http://api.example.org:8443").status_code == 200
+    # The port is compared too: another one would go into the links built from the Host.
+    assert_problem(client.get("/v1/openapi.json", base_url="http://api.example.org:9999"), 400, "invalid_parameters")
     # A forged Host would otherwise write the sign-up's approval links to a host of the sender's choosing.
     body = assert_problem(client.post("/v1/accounts", json={"email": "owner@example.com", "apis": ["finance-news"]},
                                       base_url="http://evil.test"), 400, "invalid_parameters")
