@@ -114,11 +114,12 @@ def _change(operation: Operation, handler: Callable[..., Reply], path_values: di
     return ApiResponse(reply.body, status=reply.status, mimetype="application/json", headers=reply.headers)
 
 
-def _stream(operation: Operation, handler: Callable[..., Response], path_values: dict[str, Any]) -> Response:
+def _stream(operation: Operation, handler: Callable[..., Any], path_values: dict[str, Any]) -> Response:
     """An operation that answers with a file: parameters (400), then its path (404: the name decides
     the cost), then the handler, which charges what its answer costs with `charge`."""
     values = parse_sent(operation)
-    return handler(values, **parse_path(operation, path_values))
+    response: Response = handler(values, **parse_path(operation, path_values))
+    return response
 
 
 def charge(cost: int, take: Callable[[Session], int | None]) -> dict[str, str]:

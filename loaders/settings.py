@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from store.release_files import default_root
 
@@ -64,7 +66,7 @@ def load_settings(environ: dict[str, str] | None = None) -> LoaderSettings:
     )
 
 
-def _ocds_settings(env: os._Environ[str] | dict[str, str]) -> dict[str, object]:
+def _ocds_settings(env: Mapping[str, str]) -> dict[str, Any]:
     prefix = env.get("GOSTERGE_OCID_PREFIX") or DEFAULT_OCID_PREFIX
     if not OCID_PREFIX.fullmatch(prefix):
         raise SettingError(f"GOSTERGE_OCID_PREFIX must be 'ocds-' and six lower-case letters or digits, not {prefix!r}")
@@ -78,7 +80,7 @@ def _ocds_settings(env: os._Environ[str] | dict[str, str]) -> dict[str, object]:
     }
 
 
-def _whole_number(env, name: str, default: int) -> int:  # noqa: ANN001
+def _whole_number(env: Mapping[str, str], name: str, default: int) -> int:
     value = env.get(name, "").strip()
     if not value:
         return default

@@ -10,8 +10,9 @@ since schema step 10) also hands them back to the file system (`reclaim_step`).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.orm import Session
 
 from store.details import drop_next_detail_table
@@ -35,7 +36,7 @@ def mark_pruned(session: Session, release_id: int, *, now: datetime) -> bool:
     """Take a release out of service for good; False when it is the active one (activated meanwhile)."""
     done = session.execute(update(Release).where(Release.id == release_id, Release.is_active.is_(False))
                            .values(pruned_at=now).execution_options(synchronize_session=False))
-    return done.rowcount == 1
+    return cast(CursorResult[Any], done).rowcount == 1
 
 
 def prune_step(session: Session, release_id: int) -> bool:
@@ -44,7 +45,7 @@ def prune_step(session: Session, release_id: int) -> bool:
     if drop_next_detail_table(session, release_id):
         return True
     ids = select(StatItem.id).where(StatItem.release_id == release_id).limit(DELETE_BATCH_ROWS).scalar_subquery()
-    return bool(session.execute(delete(StatItem).where(StatItem.id.in_(ids))).rowcount)
+    return bool(cast(CursorResult[Any], session.execute(delete(StatItem).where(StatItem.id.in_(ids)))).rowcount)
 
 
 def reclaim_step(session: Session) -> bool:
@@ -57,7 +58,9 @@ def reclaim_step(session: Session) -> bool:
     if not connection.exec_driver_sql("PRAGMA freelist_count").scalar():
         return False
     # Each step of the statement frees one page: the driver's cursor is read to its end to run them all.
-    cursor = connection.connection.dbapi_connection.cursor()
+    raw = connection.connection.dbapi_connection
+    assert raw is not None  # a connection checked out of the pool holds its driver connection
+    cursor = raw.cursor()
     try:
         cursor.execute(f"PRAGMA incremental_vacuum({RECLAIM_PAGES})").fetchall()
     finally:

@@ -91,7 +91,9 @@ def download_file(values: dict[str, Any], name: ReleaseFile) -> Response:
     Its `ETag` is the file's SHA-256 (a matching `If-None-Match` is a 304); one byte range at a time
     (`Range: bytes=first-[last]`, 206 with `Content-Range`; with `If-Range` only while the file is the
     same), so that a large download resumes where it broke."""
-    release, _ = _served_files()
+    served = _served_files()
+    assert served is not None  # `name` was found among the served release's files
+    release = served[0]
     try:
         answer = file_answer(name.path, size=name.size, etag=name.sha256, media_type=name.media_type,
                              download_name=name.name)

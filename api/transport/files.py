@@ -8,6 +8,7 @@ it as the 416 problem)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from flask import Response
 from werkzeug.exceptions import RequestedRangeNotSatisfiable
@@ -33,9 +34,9 @@ def file_answer(path: Path, *, size: int, etag: str, media_type: str, download_n
         return not_modified(etag)
     req = this_request()
     try:
-        response = send_file(path, req.environ, mimetype=media_type, as_attachment=True,
+        response = cast(Response, send_file(path, req.environ, mimetype=media_type, as_attachment=True,
                              download_name=download_name, conditional=True, etag=etag, max_age=None,
-                             response_class=ApiResponse)
+                             response_class=ApiResponse))
     except RequestedRangeNotSatisfiable:
         raise UnsatisfiableRangeError(_why_unsatisfiable(req.headers.get("Range", ""), size), size) from None
     response.cache_control.private = True  # the key holder's answer: no shared cache keeps it

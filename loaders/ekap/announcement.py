@@ -45,7 +45,8 @@ def read_announcement(text: str, *, html: bool) -> dict[str, str]:
         key = {("1", "adi"): "authority", ("1", "adresi"): "address",
                ("2", "tarih ve saati"): "tender_date"}.get((section, fold(clean_text(label))))
         if key and key not in fields and (value := clean_text(value)):
-            fields[key] = _DATE.search(value).group(0) if key == "tender_date" and _DATE.search(value) else value
+            date = _DATE.search(value) if key == "tender_date" else None
+            fields[key] = date.group(0) if date else value
     folded = fold(" ".join(plain.split()))
     if match := _IKN.search(folded):
         fields["ikn"] = match.group(1)

@@ -45,7 +45,7 @@ def export_package(tables_zip: Path, out: Path, settings: LoaderSettings) -> int
             if problems:
                 raise ExportError(f"the stored tables of release {opened.manifest.release} cannot be read: "
                                   f"{problems[0].file}: {problems[0].message}")
-            if con.execute("SELECT count(*) FROM raw_tenders").fetchone()[0] == 0:
+            if con.execute("SELECT count(*) FROM raw_tenders").fetchall()[0][0] == 0:
                 raise ExportError(f"release {opened.manifest.release} has no tenders: an OCDS package needs at least one")
             # Written beside the target and renamed: a failed export leaves no half-written file.
             partial = out.with_name(f".{out.name}.{os.getpid()}.partial{''.join(out.suffixes[-1:])}")
