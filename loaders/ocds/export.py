@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 
-from loaders.ocds.package import open_output, write_package
+from loaders.ocds.parts import write_package_file
 from loaders.procurement.release import open_release
 from loaders.procurement.release_files import package_info
 from loaders.procurement.validate import load_raw_tables
@@ -50,8 +50,7 @@ def export_package(tables_zip: Path, out: Path, settings: LoaderSettings) -> int
             # Written beside the target and renamed: a failed export leaves no half-written file.
             partial = out.with_name(f".{out.name}.{os.getpid()}.partial{''.join(out.suffixes[-1:])}")
             try:
-                with open_output(partial) as sink:
-                    count = write_package(con, package_info(opened.manifest, settings), sink)
+                count = write_package_file(con, package_info(opened.manifest, settings), partial, Path(work))
                 os.replace(partial, out)
             finally:
                 partial.unlink(missing_ok=True)

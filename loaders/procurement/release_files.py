@@ -10,7 +10,8 @@ from pathlib import Path
 
 import duckdb
 
-from loaders.ocds.package import PackageInfo, open_output, write_package
+from loaders.ocds.package import PackageInfo
+from loaders.ocds.parts import write_package_file
 from loaders.procurement.release import COLUMNS, MANIFEST, Manifest, OpenedRelease
 from loaders.settings import LoaderSettings
 from store.release_files import (
@@ -47,8 +48,7 @@ def build_release_files(con: duckdb.DuckDBPyConnection, opened: OpenedRelease, r
         write_tables_zip(opened, tables)
         files: list[ReleaseFile] = [describe_file(tables, "tables", "application/zip")]
         ocds = building / ocds_name(release)
-        with open_output(ocds) as sink:
-            tenders = write_package(con, package_info(opened.manifest, settings), sink)
+        tenders = write_package_file(con, package_info(opened.manifest, settings), ocds, building)
         # A package holds at least one release (the schema's minItems): a release without tenders has none.
         if tenders:
             files.append(describe_file(ocds, "ocds", "application/gzip"))

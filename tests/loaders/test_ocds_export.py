@@ -178,3 +178,33 @@ def test_a_failed_load_leaves_no_files_and_keeps_the_earlier_releases(demo_relea
     engine.dispose()
     assert sorted(p.name for p in files.iterdir()) == [str(first.release_id)]
     assert read_release_files(files, first.release_id).by_kind("ocds").path.is_file()
+
+
+@pytest.mark.parametrize("suffix", [".json.gz", ".json"])
+def test_the_package_is_the_same_bytes_whatever_the_number_of_processes(demo_release, tmp_path, monkeypatch, suffix):
+    import duckdb
+
+    from loaders.ocds import parts
+    from loaders.procurement.release import open_release
+    from loaders.procurement.release_files import package_info
+    from loaders.procurement.validate import load_raw_tables
+
+    monkeypatch.setattr(parts, "TENDERS_PER_PART", 250)  # 600 tenders: parts of 250, 250 and 100
+    settings = load_settings({})
+    written = {}
+    with open_release(demo_release, workdir=tmp_path) as opened:
+        con = duckdb.connect()
+        assert load_raw_tables(con, opened) == []
+        for processes in (1, 3):
+            out = tmp_path / f"{processes}{suffix}"
+            assert parts.write_package_file(con, package_info(opened.manifest, settings), out, tmp_path,
+                                            processes=processes) == 600
+            written[processes] = out.read_bytes()
+        con.close()
+    assert written[1] == written[3]
+    text = gzip.decompress(written[3]) if suffix.endswith(".gz") else written[3]
+    package = json.loads(text)
+    validate_package(package)
+    assert_equal_to_tables(package, demo_release)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"1{suffix}", f"3{suffix}", *(
+        p.name for p in tmp_path.iterdir() if p.name.startswith("gosterge-release-"))])
