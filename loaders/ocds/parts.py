@@ -59,7 +59,7 @@ def write_package_file(con: duckdb.DuckDBPyConnection, info: PackageInfo, out: P
     try:
         tenders = work / "tenders.parquet"
         con.execute(f"COPY ({tender_query(con)}) TO '{_quoted(tenders)}' (FORMAT parquet)")
-        total = con.execute("SELECT count(*) FROM read_parquet(?)", [str(tenders)]).fetchone()[0]
+        total = con.execute("SELECT count(*) FROM read_parquet(?)", [str(tenders)]).fetchall()[0][0]
         ranges = _ranges(total)
         parts = [work / f"part-{i}" for i in range(len(ranges))]
         jobs = [(str(tenders), offset, limit, str(part), info, compressed) for (offset, limit), part in zip(ranges, parts, strict=True)]
