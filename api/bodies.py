@@ -84,7 +84,7 @@ def request_body_schema(fields: list[Field] | tuple[Field, ...]) -> dict[str, An
 def form_body_schema(fields: tuple[Any, ...]) -> dict[str, Any]:
     """The OpenAPI requestBody of a form (application/x-www-form-urlencoded) whose every field is required;
     `fields` are query-style parameters (api/params.py `Param`)."""
-    schema = {"type": "object", "required": [f.name for f in fields],
+    schema = {"type": "object", "additionalProperties": False, "required": [f.name for f in fields],
               "properties": {f.name: {**f.schema, "description": f.description} for f in fields}}
     return {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": schema}}}
 
