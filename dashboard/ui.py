@@ -149,16 +149,22 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     # A column with nothing in it (the subject code of Türkiye as a whole) says nothing on screen.
     shown = shown.drop(columns=[c for c in shown.columns if shown[c].isna().all() and len(shown)])
     shown = shown.rename(columns=headings)
+    frame_dtypes = dict(shown.dtypes)
     # A Styler's text is what the grid shows, while sorting still uses the numbers underneath; the grid's
     # own number formats would follow the browser's locale instead of the language chosen.
     formats = {headings[c]: _cell_format(c, shown[headings[c]]) for c in frame.columns if headings[c] in shown
                and pd.api.types.is_numeric_dtype(shown[headings[c]]) and not pd.api.types.is_bool_dtype(shown[headings[c]])}
     formats |= {headings[c]: write for c, write in (display or {}).items() if c in headings and headings[c] in shown}
-    # Every empty cell, text columns' too, reads as a dash rather than the grid's own "None".
-    styled = shown.style.format(na_rep="–").format(formats, na_rep="–")
+    # The grid writes a null cell as its own "None", whatever the Styler says: a column holding one is written
+    # out here, every empty cell as a dash (it then sorts as text; the CSV keeps the numbers).
+    written = _write_out_nulls(shown, formats)
+    shown = shown.assign(**{column: values for column, values in written.items()})
+    styled = shown.style.format(na_rep="–").format({c: w for c, w in formats.items() if c not in written}, na_rep="–")
     # A column of ids written as names reads as text: aligned left, though the ids underneath are numbers.
     config = {headings[c]: st.column_config.Column(headings[c], alignment="left") for c in display or {}
               if c in headings and headings[c] in shown}
+    config |= {column: st.column_config.Column(column, alignment="right") for column in written
+               if column not in config and pd.api.types.is_numeric_dtype(frame_dtypes.get(column))}
     config |= {headings[c]: st.column_config.LinkColumn(headings[c], display_text=words)
                for c, words in (links or {}).items()}
     choice = {"key": select, "on_select": "rerun", "selection_mode": "single-row",
@@ -168,6 +174,23 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     csv = spreadsheet_safe(exported).to_csv(index=False).encode("utf-8")
     st.download_button(t("download_csv"), csv, file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}")
     return list(event.selection.rows) if select else []
+
+
+def _write_out_nulls(shown: pd.DataFrame, formats: dict[str, Callable[[Any], str]]) -> dict[str, pd.Series]:
+    """Each column holding an empty cell, written as the reader sees it (its format, or as it is), with a dash
+    for every empty cell."""
+    written = {}
+    for column in shown.columns:
+        values = shown[column]
+        if not values.isna().any():
+            continue
+        write = formats.get(column, str)
+        written[column] = values.map(lambda v, write=write: "–" if _empty(v) else write(v))
+    return written
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value) or value is pd.NA or value is pd.NaT
 
 
 def few_cases_note(counts: pd.Series) -> None:

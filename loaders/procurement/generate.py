@@ -24,7 +24,25 @@ EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 PROCEDURE_WEIGHTS = {"open": 70, "restricted": 1.5, "negotiated-21a": 4, "negotiated-21b": 5, "negotiated-21c": 1,
                      "negotiated-21d": 0.5, "negotiated-21e": 2, "negotiated-21f": 8, "design-contest": 0.3,
                      "framework": 2}
-BIG_PROVINCES = [34, 6, 35, 16, 7, 1, 42, 27, 21, 38, 33, 55, 61, 26, 41, 25, 65, 44, 20, 10]
+# Where the volume is: approximate shares of Türkiye's population, in percent (TÜİK ADNKS, rounded), of the
+# twenty most populous provinces; the others share the rest, the least populous less (SMALL_PROVINCES).
+# Ankara's public investment is added through the ministries, which sit there.
+BIG_PROVINCES = {34: 18.3, 6: 6.9, 35: 5.2, 16: 3.7, 7: 3.1, 42: 2.7, 1: 2.6, 63: 2.6, 27: 2.5, 41: 2.4, 33: 2.2,
+                 21: 2.1, 31: 1.9, 45: 1.7, 38: 1.7, 55: 1.6, 10: 1.5, 46: 1.3, 65: 1.3, 9: 1.3}
+REST_SHARE = 0.55  # each other province, in percent
+# The least populous provinces (under about 300,000 people), with a fraction of REST_SHARE.
+SMALL_PROVINCES = frozenset({69, 62, 75, 79, 29, 8, 76, 74, 18, 57, 78, 11, 40, 24, 13, 56, 12, 30, 71})
+SMALL_FACTOR = 0.35
+WORKS_SECTOR = 23  # construction work: about three quarters of the amounts awarded (KİK's yearly figures)
+WORKS_TENDERS = 0.12  # share of the tenders that are works
+WORKS_SCALE = 22  # how much larger a works tender is than a goods or services one, before the spread
+# A firm's share of the wins, drawn from a Pareto law, is capped: the largest firms win a few hundred
+# contracts of a demo release, as the largest do in a year of the real one, not thousands.
+FIRM_SIZE_CAP = 60.0
+# Authorities' sizes are drawn with a log-normal spread, then flattened (an exponent below 1), so that no
+# single authority of a small province puts it among the provinces with the largest volume.
+AUTHORITY_SIZE_EXPONENT = 0.6
+PLACE_EXPONENT = 0.4
 
 
 @dataclass(frozen=True)
@@ -43,10 +61,10 @@ SCALES = {
 
 
 def _province_weights() -> np.ndarray:
+    """Each province's share of the authorities (and, raised to a power, of the firms): its population."""
     plates = np.array(sorted(provinces()))
-    weights = np.full(len(plates), 0.4)
-    for rank, plate in enumerate(BIG_PROVINCES):
-        weights[plate - 1] = 12.0 / (rank + 1) ** 0.8
+    weights = np.array([BIG_PROVINCES.get(p, REST_SHARE * (SMALL_FACTOR if p in SMALL_PROVINCES else 1.0))
+                        for p in plates])
     return weights / weights.sum()
 
 
@@ -72,7 +90,8 @@ def generate_tables(scale: Scale, *, seed: int, published: datetime) -> dict[str
     prov_w = _province_weights()
     sector_ids = np.array(sorted(sectors()))
     sector_w = rng.gamma(1.2, 1.0, len(sector_ids))
-    sector_w[sector_ids == 23] *= 6  # construction work
+    works = sector_ids == WORKS_SECTOR  # a set share of the tenders, whatever the other sectors drew
+    sector_w[works] = WORKS_TENDERS / (1 - WORKS_TENDERS) * sector_w[~works].sum()
     sector_w[sector_ids == 13] *= 4  # medical
     type_ids = np.array(list(authority_types()))
     type_w = np.array([15, 35, 5, 8, 7, 15, 3, 12], dtype=float)[: len(type_ids)]
@@ -86,7 +105,7 @@ def generate_tables(scale: Scale, *, seed: int, published: datetime) -> dict[str
     au_prov = _pick(rng, plates, prov_w, n_au)
     au_prov = np.where((au_type == "ministry") & (rng.random(n_au) < 0.7), 6, au_prov)
     au_ids = np.array([f"A{i:06d}" for i in range(1, n_au + 1)])
-    au_size = rng.lognormal(0, 1.2, n_au)
+    au_size = rng.lognormal(0, 1.2, n_au) ** AUTHORITY_SIZE_EXPONENT
     authorities = pd.DataFrame({"authority_id": au_ids, "name": [f"Kurum {i} ({provinces()[p].name})" for i, p in
                                                                   enumerate(au_prov, 1)],
                                 "authority_type": au_type, "province": au_prov})
@@ -96,7 +115,7 @@ def generate_tables(scale: Scale, *, seed: int, published: datetime) -> dict[str
     co_prov = _pick(rng, plates, prov_w**1.3, n_co).astype(object)
     co_prov[rng.random(n_co) < 0.03] = None
     co_ids = np.array([f"F{i:07d}" for i in range(1, n_co + 1)])
-    co_size = rng.pareto(1.1, n_co) + 0.05
+    co_size = np.minimum(rng.pareto(1.1, n_co), FIRM_SIZE_CAP) + 0.05
     suffix = np.array(["İnşaat A.Ş.", "Ltd. Şti.", "Tic. A.Ş.", "Sağlık Ürünleri A.Ş.", "Bilişim Ltd. Şti."])
     contractors = pd.DataFrame({"contractor_id": co_ids,
                                 "name": [f"Firma {i} {suffix[i % len(suffix)]}" for i in range(1, n_co + 1)],
@@ -111,8 +130,10 @@ def generate_tables(scale: Scale, *, seed: int, published: datetime) -> dict[str
     t_proc = _pick(rng, proc_ids, proc_w, n_t)
     t_lots = np.minimum(1 + rng.geometric(0.55, n_t) - 1 + (rng.random(n_t) < 0.15) * rng.integers(1, 8, n_t), 30)
     level = _price_level(t_years)
-    sector_scale = 1 + 4 * (t_sector == 23) + 1.5 * (t_sector == 13)
-    est = rng.lognormal(13.0, 1.4, n_t) * level * sector_scale
+    sector_scale = 1 + WORKS_SCALE * (t_sector == WORKS_SECTOR) + 1.5 * (t_sector == 13)
+    # Larger tenders where more people live (and the ministries invest): a province's weight, damped.
+    place_scale = (prov_w[au_prov[t_au] - 1] / np.median(prov_w)) ** PLACE_EXPONENT
+    est = rng.lognormal(13.0, 1.4, n_t) * level * sector_scale * place_scale
     est_missing = rng.random(n_t) < 0.05
     est_str = np.round(est, 2).astype(object)
     est_str[est_missing] = None

@@ -41,12 +41,26 @@ def test_overview_shows_synthetic_badge_and_figures(live):
     assert len(app.metric) == 5
 
 
+def _numbers(frame: pd.DataFrame) -> pd.DataFrame:
+    """An English table as numbers: a column holding an empty cell is shown as text (1,234.56, and – for the
+    empty cell), since the grid would write a null as "None"."""
+    def number(value):  # noqa: ANN001, ANN202
+        if not isinstance(value, str):
+            return value
+        try:
+            return float("nan") if value == "–" else float(value.replace(",", ""))
+        except ValueError:  # a word (the breakdown's name)
+            return value
+
+    return frame.apply(lambda column: column.map(number))
+
+
 def test_direct_amounts_in_real_terms(live):
     from dashboard.prices import real_factor
     from store.reference.prices import december_cpi
 
-    nominal = run("views/direct.py", lang="en").dataframe[0].value.set_index("Period")
-    real = run("views/direct.py", lang="en", prices="2024").dataframe[0].value.set_index("Period")
+    nominal = _numbers(run("views/direct.py", lang="en").dataframe[0].value.set_index("Period"))
+    real = _numbers(run("views/direct.py", lang="en", prices="2024").dataframe[0].value.set_index("Period"))
     for year in ("2019", "2022", "2024"):
         assert real.loc[year, "Total (TRY)"] == pytest.approx(nominal.loc[year, "Total (TRY)"] * real_factor(december_cpi(), year, 2024))
         assert real.loc[year, "Median (TRY)"] == pytest.approx(nominal.loc[year, "Median (TRY)"] * real_factor(december_cpi(), year, 2024))
@@ -59,7 +73,7 @@ def test_direct_amounts_in_real_terms(live):
     turkish = run("views/direct.py", prices="2025")
     assert "Aralık 2025 ayına kadardır" in " ".join(c.value for c in turkish.caption)
     assert "December index" not in " ".join(c.value for c in turkish.caption)
-    assert pd.notna(turkish.dataframe[0].value.set_index("Dönem").loc["2025", "Toplam (TL)"])
+    assert turkish.dataframe[0].value.set_index("Dönem").loc["2025", "Toplam (TL)"] not in ("–", None)
 
 
 def test_language_switch_changes_labels_and_headlines(live):
@@ -388,3 +402,14 @@ def test_overview_links_the_downloads_of_the_release_it_shows(live, language, la
                for text in links)
     assert any("gosterge-2026-W47-ocds.json.gz" in text and "OCDS" in text for text in links)
     assert any(note in c.value for c in app.caption)
+
+
+def test_an_empty_cell_is_a_dash_in_both_languages(live):
+    """The grid writes a null as "None": a column holding one (the all-years total in real terms, which has no
+    single price level) is written out, every empty cell as a dash, the others in the reader's format."""
+    for language, period, total in (("en", "Period", "Total (TRY)"), ("tr", "Dönem", "Toplam (TL)")):
+        shown = run("views/direct.py", lang=language, prices="2024").dataframe[0].value
+        column = shown[total]
+        assert not column.isna().any() and "None" not in column.tolist()
+        assert column[shown[period] == {"en": "All years", "tr": "Tüm yıllar"}[language]].tolist() == ["–"]
+        assert column[shown[period] == "2024"].iloc[0][-3] == {"en": ".", "tr": ","}[language]

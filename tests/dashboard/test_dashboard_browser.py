@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,20 +22,21 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="Deb
 PAGES = ["", "competition", "direct", "local-suppliers", "province-sectors", "supply-flows", "rankings",
          "awards", "profile", "news", "api-key", "admin"]
 # Parties of the demo release (tiny, seed 7): an authority and a contractor with awards in many years, and an
-# award of 2024 (a discount of 39.2 %) whose benchmark group (sector 23, open procedure, 2024) holds six tenders.
-AUTHORITY, CONTRACTOR, AWARD = "A000040", "F0000197", "ikn=2024/000033&lot=1"
+# award of 2024 (a discount of 34.1 %) whose benchmark group (sector 23, open procedure, 2024) holds five tenders.
+AUTHORITY, CONTRACTOR, AWARD = "A000040", "F0000197", "ikn=2024/000007&lot=1"
 DONE = ("!document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " && !document.querySelector('[data-testid=\"stSkeleton\"]')")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
 
 
-@pytest.fixture
-def dashboard(loaded_app, make_key, tmp_path):
-    load_sample(loaded_app.extensions["gosterge.sessions"])
-    with LiveServer(loaded_app) as api:
+@contextmanager
+def serving(app, key: str):  # noqa: ANN001
+    """The API app on loopback and the dashboard reading it: (dashboard address, API address)."""
+    load_sample(app.extensions["gosterge.sessions"])
+    with LiveServer(app) as api:
         port = free_port()
-        env = {**os.environ, "GOSTERGE_API_URL": api.url, "GOSTERGE_API_KEY": make_key()}
+        env = {**os.environ, "GOSTERGE_API_URL": api.url, "GOSTERGE_API_KEY": key}
         server = subprocess.Popen(dashboard_command(port), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 60
@@ -54,6 +56,12 @@ def dashboard(loaded_app, make_key, tmp_path):
             except subprocess.TimeoutExpired:  # a busy machine: the test is over, the server need not stop cleanly
                 server.kill()
                 server.wait(10)
+
+
+@pytest.fixture
+def dashboard(loaded_app, make_key):
+    with serving(loaded_app, make_key()) as addresses:
+        yield addresses
 
 
 # Every page address, and the map pages with a province breakdown; (address, query) pairs.
@@ -170,11 +178,12 @@ def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
                         assert "year=" in page.url, f"{where}: the map year is not in the address"
                 if name == "awards" and "ikn=" in query:
                     # The selected award's discount, marked on its benchmark's spread.
-                    award = {"tr": "Bu sözleşme: %39,2", "en": "This award: 39.2%"}[language]
+                    award = {"tr": "Bu sözleşme: %34,1", "en": "This award: 34.1%"}[language]
                     assert _shown(page.locator(".js-plotly-plot", has_text=award)) == 1, f"{where}: no benchmark"
                 if language == "tr":
-                    seen = page.locator("body").inner_text()
-                    english = [word for word in ENGLISH if word in seen]
+                    seen = page.locator("body").inner_text() + " ".join(
+                        page.locator("input[placeholder]").evaluate_all("els => els.map(e => e.placeholder)"))
+                    english = [word for word in ENGLISH + ("inflation, interest-rates",) if word in seen]
                     assert english == [], f"{where}: English on the Turkish side: {english}"
                 assert missing == [] and not [c for c in console if "404" in c], f"{where}: {missing} {console}"
                 _screenshot(page, shots / f"{language}-{name or 'root'}{'-' + query.replace('&', '-').replace('/', '_') if query else ''}.png")
@@ -321,4 +330,55 @@ def test_admin_upload_in_turkish_shows_no_english_widget_texts(dashboard, make_k
         drawn = page.locator('[data-testid="stFileUploaderDropzoneInstructions"] > div').evaluate(
             "e => getComputedStyle(e, '::after').content")
         assert "Dosya başına" in drawn
+        browser.close()
+
+
+EKAP = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ekap"
+# The pages of a release imported from real EKAP records (no direct purchases, tenders of a few years).
+IMPORTED_VIEWS = [(name, "") for name in PAGES if name not in ("admin", "api-key")] + [
+    ("competition", "dimension=province"), ("competition", "dimension=sector"), ("direct", "dimension=province"),
+    ("local-suppliers", "dimension=sector"), ("news", "category=regulation")]
+
+
+@pytest.fixture
+def imported_dashboard(app, make_key, tmp_path):
+    """The dashboard on a release imported from the shared EKAP records (skipped when ../shared is absent)."""
+    from datetime import UTC, datetime
+
+    from loaders.ekap.importer import import_ekap
+    from loaders.procurement.load import load_release
+
+    if not EKAP.is_dir():
+        pytest.skip("../shared/fixtures/ekap is not beside the project")
+    result = import_ekap([EKAP], tmp_path / "ekap.zip", release="2026-W47", now=datetime(2026, 11, 22, 12, tzinfo=UTC))
+    assert result.written
+    load_release(result.out, app.extensions["gosterge.sessions"])
+    with serving(app, make_key()) as addresses:
+        yield addresses
+
+
+def test_no_english_and_no_none_on_the_turkish_pages_of_an_imported_release(imported_dashboard):
+    """Every Turkish page of a release imported from real EKAP records, News's placeholders included: no text
+    Streamlit or the API writes in English, no "None" in a table cell, the citations in Turkish."""
+    from playwright.sync_api import sync_playwright
+
+    dashboard, _ = imported_dashboard
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        for name, query in IMPORTED_VIEWS:
+            page.goto(f"{dashboard}/{name}?lang=tr" + (f"&{query}" if query else ""))
+            _settle(page)
+            if name == "":  # the datasets and their citations come after the headline cards
+                page.get_by_text("Atıf:", exact=False).first.wait_for(timeout=60_000)
+            where = f"tr /{name}?{query}"
+            assert page.locator('[data-testid="stException"]').count() == 0, f"{where}: an exception is shown"
+            seen = page.locator("body").inner_text()
+            # Placeholders are attributes, not text: the inputs' and the select boxes' are read as well.
+            seen += " ".join(page.locator("input[placeholder]").evaluate_all("els => els.map(e => e.placeholder)"))
+            english = [word for word in ENGLISH + ("No direct purchases", "Public Procurement Authority",
+                                                   "inflation, interest-rates") if word in seen]
+            assert english == [], f"{where}: English on the Turkish side: {english}"
+            if name == "":
+                assert "Kamu İhale Kurumu (KİK)" in seen and "Doğrudan temin alımı yok" in seen, where
         browser.close()
