@@ -69,5 +69,8 @@ def lookup_list(obj: Any, path: str) -> list[Any]:
 
 
 def contract_value(contract: dict[str, Any], name: str) -> Any:
+    """A contract's field, None when absent, empty, or not a single value (an object or a list)."""
     value = contract.get(CONTRACT_FIELDS[name])
-    return None if value is None or (isinstance(value, str) and not value.strip()) else value
+    if value is None or isinstance(value, dict | list) or (isinstance(value, str) and not value.strip()):
+        return None
+    return value

@@ -21,7 +21,8 @@ from loaders.ekap.report import KEPT_OUT, UNMAPPED, Entry
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 HTML_SUFFIXES = frozenset({".htm", ".html"})
 JSON_SUFFIXES = frozenset({".json"})
-ACCEPTED = "a tender detail JSON, a bundle JSON, a search answer JSON, or a result notice (.md, .htm, .html)"
+ACCEPTED = ("a tender detail JSON, a bundle JSON, a search answer JSON, a direct-procurement result JSON, or a "
+            "result notice (.md, .htm, .html)")
 
 
 @dataclass

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 
-from loaders.ekap.goods import GOODS_WORDS
+from hypothesis import given
+from hypothesis import strategies as st
+
+from loaders.ekap.goods import GOODS_WORDS, goods_sector
 from loaders.ekap.mapping import sector_of_division
 from tests.loaders.test_ekap_import import by_id, entries, run
 from tests.loaders.test_ekap_records import markdown_notice
@@ -148,3 +151,12 @@ def test_direct_procurement_announcements_are_named_as_such_and_enter_no_table(t
 
 def test_every_word_of_the_goods_table_names_one_of_the_43_sectors():
     assert all(sector_of_division(division) for division in GOODS_WORDS.values())
+
+
+@given(st.lists(st.sampled_from(sorted(GOODS_WORDS)), min_size=1, max_size=4),
+       st.sampled_from(["", "2026 Yılı ", "Muhtelif "]))
+def test_a_goods_name_is_placed_exactly_when_its_words_name_one_division(words, prefix):
+    sector, found = goods_sector(prefix + " ve ".join(words))
+    divisions = {GOODS_WORDS[w] for w in words}
+    assert sector == (sector_of_division(divisions.pop()) if len(divisions) == 1 else None)
+    assert set(found) <= set(GOODS_WORDS)

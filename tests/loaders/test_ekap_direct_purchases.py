@@ -125,3 +125,8 @@ def test_the_base_releases_purchases_stay_and_one_saved_again_replaces_its_row(t
     _, t, _ = run([path], later, base=first.out)
     rows = by_id(t["direct_purchases.csv"], "purchase_id")
     assert {k: r["amount"] for k, r in rows.items()} == {"26DT507662/1": "13000.00", "26DT600001/1": "12500.00"}
+
+
+def test_a_supplier_or_amount_that_is_not_a_single_value_is_missing(tmp_path):
+    _, t, report = imported(tmp_path, ihale_mcp_detail(contract(supplier={"Adi": "X"}), contract(amount=[1])))
+    assert t["direct_purchases.csv"] == [] and len(entries(report, "direct-purchase-incomplete")) == 2
