@@ -31,10 +31,10 @@ class PurchaseMapper:
     def rows(self, records: list[DirectRecord]) -> list[dict[str, str]]:
         """The rows of every record in input order; a later record of the same DT number replaces
         the earlier one's rows (a result saved again)."""
-        latest = {str(r.fields.get("number") or ""): r for r in sorted(records, key=lambda r: r.position)}
+        latest = {str(r.fields.get("number") or r.position): r for r in sorted(records, key=lambda r: r.position)}
         rows: list[dict[str, str]] = []
-        for number, record in latest.items():
-            rows += self._record(number, record)
+        for record in latest.values():
+            rows += self._record(str(record.fields.get("number") or ""), record)
         return rows
 
     def _record(self, number: str, record: DirectRecord) -> list[dict[str, str]]:

@@ -130,3 +130,11 @@ def test_the_base_releases_purchases_stay_and_one_saved_again_replaces_its_row(t
 def test_a_supplier_or_amount_that_is_not_a_single_value_is_missing(tmp_path):
     _, t, report = imported(tmp_path, ihale_mcp_detail(contract(supplier={"Adi": "X"}), contract(amount=[1])))
     assert t["direct_purchases.csv"] == [] and len(entries(report, "direct-purchase-incomplete")) == 2
+
+
+def test_each_record_naming_no_dt_number_is_reported(tmp_path):
+    unnumbered = ihale_mcp_detail(contract(), number="")
+    unnumbered["basic"].pop("dt_no")
+    unnumbered["dogrudanTeminDetayResult"] = {"DogrudanTeminBilgileri": {}}
+    _, t, report = imported(tmp_path, unnumbered, unnumbered)
+    assert t["direct_purchases.csv"] == [] and len(entries(report, "no-direct-number")) == 2
