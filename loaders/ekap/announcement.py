@@ -37,8 +37,8 @@ def announcement_text(text: str, *, html: bool) -> str:
 
 
 def read_announcement(text: str, *, html: bool) -> dict[str, str]:
-    """The fields an announcement gives: ikn, authority, address, tender_date, procedure, tender_type;
-    a field it does not print is absent."""
+    """The fields an announcement gives: ikn, authority, address, tender_date, procedure, tender_type
+    and subject (the words naming what is bought); a field it does not print is absent."""
     plain = announcement_text(text, html=html)
     fields: dict[str, str] = {}
     for section, _, label, value in _ROW.findall(plain):
@@ -59,7 +59,19 @@ def read_announcement(text: str, *, html: bool) -> dict[str, str]:
     found = [(folded.find(words), name) for words, name in KINDS if words in folded]
     if found:
         fields["tender_type"] = min(found)[1]  # the first kind of work the text names
+        if subject := _subject(plain, next(w for w, n in KINDS if n == fields["tender_type"])):
+            fields["subject"] = subject
     return fields
+
+
+def _subject(plain: str, kind_words: str) -> str:
+    """What the announcement says is bought: the words before its kind of work on that line
+    ("2026 Yılı Akaryakıt mal alımı 4734 sayılı …" gives "2026 yili akaryakit"), folded."""
+    for line in plain.splitlines():
+        folded = fold(" ".join(line.split()))
+        if kind_words in folded:
+            return folded[:folded.find(kind_words)].strip()
+    return ""
 
 
 def direct_number(text: str) -> str | None:

@@ -61,7 +61,15 @@ def _frame(file: str, rows: list[dict]) -> pd.DataFrame:
         lambda f: f.notna() & (f != ""), None)
 
 
-def release_tables(rows: list[TenderRow], base: BaseRelease, registry: Registry, report: Report) -> dict:
+def _purchases(base: BaseRelease, new: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The base's direct purchases, a purchase read again replacing its row, then the new ones."""
+    read = {row["purchase_id"]: row for row in new}
+    kept = [read.pop(row["purchase_id"], row) for row in base.direct_purchases]
+    return kept + list(read.values())
+
+
+def release_tables(rows: list[TenderRow], base: BaseRelease, registry: Registry, report: Report,
+                   purchases: list[dict[str, str]] | None = None) -> dict:
     tenders = {ikn: row for ikn, row in base.tenders.items()}
     awards = {ikn: dict(lots) for ikn, lots in base.awards.items()}
     for row in rows:
@@ -84,5 +92,5 @@ def release_tables(rows: list[TenderRow], base: BaseRelease, registry: Registry,
         "contractors.csv": _frame("contractors.csv", contractors),
         "tenders.csv": _frame("tenders.csv", [tenders[ikn] for ikn in order]),
         "awards.csv": _frame("awards.csv", [awards[ikn][lot] for ikn in order for lot in sorted(awards.get(ikn, {}))]),
-        "direct_purchases.csv": _frame("direct_purchases.csv", base.direct_purchases),
+        "direct_purchases.csv": _frame("direct_purchases.csv", _purchases(base, purchases or [])),
     }

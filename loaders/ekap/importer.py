@@ -12,6 +12,7 @@ from loaders.ekap.base import BaseRelease, read_base
 from loaders.ekap.files import list_files
 from loaders.ekap.frames import release_tables
 from loaders.ekap.inputs import FileResult, is_plainly_not_a_record, read_file
+from loaders.ekap.purchases import PurchaseMapper
 from loaders.ekap.registry import Registry
 from loaders.ekap.report import Report
 from loaders.ekap.tables import Mapper, TenderRow
@@ -25,8 +26,9 @@ EKAP_SOURCE = Source(
     "Public Procurement Authority of Türkiye, Electronic Public Procurement Platform: tender records and "
     "result notices.", "https://ekap.kik.gov.tr/")
 NO_DIRECT_PURCHASES = Source(
-    "No direct purchases: EKAP publishes no amounts for direct procurement (doğrudan temin), so this file "
-    "is empty and the direct-procurement statistics are null.", "https://ekap.kik.gov.tr/")
+    "No direct purchases: no direct-procurement result (doğrudan temin) with a supplier and an amount was "
+    "among the imported records (EKAP's announcements and listings name neither), so this file is empty and "
+    "the direct-procurement statistics are null.", "https://ekap.kik.gov.tr/")
 # A release with no tender would replace the served week with nothing: it is not written, and the
 # report says why (every tender kept out or unmapped, or no tender record in the input at all).
 NOTHING_TO_RELEASE = "no tender could be released"
@@ -76,7 +78,9 @@ def read_inputs(files: list[Path], *, workers: int | None = None) -> list[FileRe
         return list(pool.map(read_file, files, range(len(files)), chunksize=chunk))
 
 
-def map_records(results: list[FileResult], registry: Registry, report: Report, published: date) -> list[TenderRow]:
+def map_records(results: list[FileResult], registry: Registry, report: Report,
+                published: date) -> tuple[list[TenderRow], list[dict[str, str]]]:
+    """The tenders' rows and the direct purchases' rows of every file read."""
     for result in results:
         report.inputs.append({"file": result.file, "shape": result.shape, "records": len(result.records)})
         report.extend(result.entries)
@@ -88,7 +92,8 @@ def map_records(results: list[FileResult], registry: Registry, report: Report, p
         report.tenders.append(trace)
         if row is not None:
             rows.append(row)
-    return rows
+    purchases = PurchaseMapper(registry, report, published).rows([d for result in results for d in result.direct])
+    return rows, purchases
 
 
 def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, base: Path | None = None,
@@ -107,19 +112,20 @@ def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, bas
     if previous.release and previous.release >= name:
         raise ImportRefusedError(_week_served(name, previous.release, base, published))
     refused = [FileResult(str(path), "none").refuse(exc.reason, str(exc)) for path, exc in listing.refused]
-    rows = map_records(refused + read_inputs(files, workers=workers), registry, report, published.date())
-    tables = release_tables(rows, previous, registry, report)
+    rows, purchases = map_records(refused + read_inputs(files, workers=workers), registry, report, published.date())
+    tables = release_tables(rows, previous, registry, report, purchases)
     refused_files = sum(1 for i in report.inputs if i["shape"] == "none")
     report.counts = {"files": len(files) + len(listing.refused), "filesRefused": refused_files,
                      "filesSkipped": len(report.skipped), "filesExcluded": len(report.excluded),
                      "tenders": len(tables["tenders.csv"]),
                      "tendersKeptOut": sum(1 for t in report.tenders if t["status"] == "kept-out"),
                      "awardedLots": int(tables["awards.csv"]["contractor_id"].notna().sum()),
+                     "directPurchases": len(tables["direct_purchases.csv"]),
                      "authorities": len(tables["authorities.csv"]), "contractors": len(tables["contractors.csv"])}
     empty = tables["tenders.csv"].empty
     written = not (strict and report.unmapped_count) and not empty
     if written:
-        sources = {file: _source(file, previous) for file in COLUMNS}
+        sources = {file: _source(file, previous, bool(purchases)) for file in COLUMNS}
         written = _write_checked(tables, out, report, release=name, published=published, sources=sources)
     report.write(report_path, release=name, publishedAt=published.isoformat(), out=str(out), written=written,
                  base=str(base) if base else None, **({"refused": NOTHING_TO_RELEASE} if empty else {}))
@@ -171,8 +177,8 @@ def _week_served(name: str, served: str, base: Path | None, published: datetime)
             f"{following.year}-W{following.week:02d} and --base {base} once that week has started")
 
 
-def _source(file: str, previous: BaseRelease) -> Source:
-    if file == "direct_purchases.csv":
+def _source(file: str, previous: BaseRelease, read: bool) -> Source:
+    if file == "direct_purchases.csv" and not read:
         if previous.direct_purchases:
             return Source(*previous.citations[file])
         return NO_DIRECT_PURCHASES

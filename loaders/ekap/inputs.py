@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from loaders.ekap.announcement import direct_number
+from loaders.ekap.direct import DirectRecord, is_direct_result, read_direct
 from loaders.ekap.files import FileRefusedError, read_bytes
 from loaders.ekap.notice import parse_notice
 from loaders.ekap.records import TenderRecord, notice_entries, read_record
@@ -20,7 +21,8 @@ from loaders.ekap.report import KEPT_OUT, UNMAPPED, Entry
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 HTML_SUFFIXES = frozenset({".htm", ".html"})
 JSON_SUFFIXES = frozenset({".json"})
-ACCEPTED = "a tender detail JSON, a bundle JSON, a search answer JSON, or a result notice (.md, .htm, .html)"
+ACCEPTED = ("a tender detail JSON, a bundle JSON, a search answer JSON, a direct-procurement result JSON, or a "
+            "result notice (.md, .htm, .html)")
 
 
 @dataclass
@@ -29,6 +31,7 @@ class FileResult:
     shape: str
     records: list[TenderRecord] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
+    direct: list[DirectRecord] = field(default_factory=list)  # direct-procurement records (direct.py)
 
     def refuse(self, reason: str, message: str) -> FileResult:
         self.shape = "none"
@@ -114,17 +117,28 @@ def _read_json(text: str, result: FileResult, index: int) -> FileResult:
             result.entries.append(Entry(UNMAPPED, "no-accepted-shape", f"{where} is of no accepted shape "
                                         f"({ACCEPTED})", file=result.file))
         for record in found:
+            if isinstance(record, DirectRecord):
+                shapes.add("direct-listing" if record.listed else "direct-result")
+                result.direct.append(record)
+                continue
             shapes.add(record.shape)
             result.records.append(record)
     result.shape = "+".join(sorted(shapes)) or "none"
     return result
 
 
-def _records(element: Any, result: FileResult, position: tuple[int, ...]) -> Iterator[TenderRecord]:
+def _records(element: Any, result: FileResult, position: tuple[int, ...]) -> Iterator[TenderRecord | DirectRecord]:
     if not isinstance(element, dict):
         return
     where = {"file": result.file, "entries": result.entries}
-    if isinstance(element.get("tender"), dict):
+    if is_direct_result(element):
+        yield read_direct(element, file=result.file, position=position)
+    elif isinstance(element.get("direct_procurements"), list):
+        # ihale-mcp's `search_direct_procurements` output: a listing, with no contract to read.
+        for j, item in enumerate(element["direct_procurements"]):
+            if isinstance(item, dict):
+                yield read_direct(item, file=result.file, position=(*position, j), listed=True)
+    elif isinstance(element.get("tender"), dict):
         yield read_record(element, tender=element["tender"], position=position, shape="bundle", **where)
     elif isinstance(element.get("item"), dict) and element["item"].get("ikn"):
         yield read_record(element["item"], tender=None, position=position, shape="detail", **where)

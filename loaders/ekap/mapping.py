@@ -13,7 +13,8 @@ TENDER_TYPES = {"1": "goods", "2": "works", "3": "services", "4": "consultancy"}
 _TYPE_WORDS = (("mal", "goods"), ("yapim", "works"), ("hizmet", "services"), ("danismanlik", "consultancy"))
 # Sector when no OKAS code is published: works are CPV division 45 (Yapım işleri) by definition;
 # services go to CPV 98, the division of other services; consultancy under Law 4734 art. 4 is
-# engineering, architecture and supervision, CPV 71. Goods have no such division: no fallback.
+# engineering, architecture and supervision, CPV 71. Goods have no such division: their name is
+# read instead (loaders/ekap/goods.py).
 FALLBACK_SECTOR_DIVISION = {"works": "45", "services": "98", "consultancy": "71"}
 _EXCEPTION = re.compile(r"4734\s*/\s*3\s*[-/]?\s*\(?([a-zçğıöşü])\)?")
 _NEGOTIATED = re.compile(r"pazarlik.*?(?:md|madde)?\.?\s*21\s*[-/]?\s*\(?([a-f])\)?")
@@ -82,6 +83,11 @@ def sector_from_codes(codes: list[str]) -> int | None:
     return max(dict.fromkeys(divisions), key=divisions.count)
 
 
+def sector_of_division(division: str) -> int | None:
+    """The sector of a CPV division (`45`), or None when no sector covers it."""
+    return _division_sector().get(division)
+
+
 def fallback_sector(kind: str | None) -> int | None:
     division = FALLBACK_SECTOR_DIVISION.get(kind or "")
-    return _division_sector().get(division) if division else None
+    return sector_of_division(division) if division else None

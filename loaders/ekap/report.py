@@ -88,7 +88,8 @@ class Report:
                    if c.get("filesSkipped") else "") + (
                    f", left out by --exclude: {c['filesExcluded']}" if c.get("filesExcluded") else ""),
                f"tenders: {c.get('tenders', 0)} (kept out: {c.get('tendersKeptOut', 0)}), awarded lots: "
-               f"{c.get('awardedLots', 0)}, authorities: {c.get('authorities', 0)}, contractors: {c.get('contractors', 0)}"]
+               f"{c.get('awardedLots', 0)}, authorities: {c.get('authorities', 0)}, contractors: {c.get('contractors', 0)}"
+               + (f", direct purchases: {c['directPurchases']}" if c.get("directPurchases") else "")]
         for kind, title in ((UNMAPPED, "unmapped by reason"), (KEPT_OUT, "kept out by reason"),
                             (NOTE, "notes by reason")):
             reasons = self.by_reason(kind)

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from loaders.ekap.authority_types import classify_authority
+from loaders.ekap.goods import goods_sector
 from loaders.ekap.mapping import fallback_sector, okas_codes, procedure_id, sector_from_codes, tender_type
 from loaders.ekap.names import is_joint_venture, normalise_name
 from loaders.ekap.notice import Notice
@@ -183,6 +184,8 @@ class Mapper:
         printed = picture.fields.get("type") or (notice.fields.get("tender_type") if notice else None) \
             or picture.announced.get("tender_type")
         kind = tender_type(printed, picture.fields.get("type_code"))
+        if kind == "goods":
+            return self._goods_sector(picture, where, trace)
         sector = fallback_sector(kind)
         if sector is None:
             self.report.kept_out("sector-not-given", f"no OKAS code, and tender type {kind or 'unknown'} has no "
@@ -191,6 +194,21 @@ class Mapper:
         self.report.note("sector-by-tender-type", f"no OKAS code: sector {sector} by tender type {kind}",
                          field="sector", **where)
         trace.update(sector=sector, sectorRule=f"tender-type:{kind}")
+        return sector
+
+    def _goods_sector(self, picture: TenderPicture, where: dict, trace: dict) -> int | None:
+        """A goods tender with no OKAS code: the sector its name's words name (loaders/ekap/goods.py),
+        read from the tender's name and the words its announcement puts before "mal alımı"."""
+        name = " / ".join(t for t in (self._name(picture), picture.announced.get("subject")) if t)
+        sector, words = goods_sector(name)
+        if sector is None:
+            why = f"its name's words {words} name several sectors" if words else "its name names no sector"
+            self.report.kept_out("sector-not-given", f"no OKAS code, and goods have no fallback sector: {why} "
+                                 f"({name or 'no name'!r})", field="sector", **where)
+            return None
+        self.report.note("sector-by-goods-name", f"no OKAS code: sector {sector} by the words {words} of the goods "
+                         f"tender's name", field="sector", **where)
+        trace.update(sector=sector, sectorRule=f"goods-name:{words[0]}")
         return sector
 
     def _amount(self, notice: Notice, name: str, where: dict) -> Decimal | None:

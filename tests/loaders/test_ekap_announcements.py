@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from loaders.ekap.goods import GOODS_WORDS, goods_sector
+from loaders.ekap.mapping import sector_of_division
 from tests.loaders.test_ekap_import import by_id, entries, run
 from tests.loaders.test_ekap_records import markdown_notice
 
@@ -67,9 +72,37 @@ def test_the_kind_of_work_gives_the_sector(tmp_path):
     assert services != works["tenders.csv"][0]["sector"] == "23"
 
 
-def test_goods_announced_without_okas_codes_stay_out_as_goods_have_no_fallback_sector(tmp_path):
-    _, t, report = imported(tmp_path, ("2", announcement(kind="Akaryakıt mal alımı"), False))
+def test_goods_announced_without_okas_codes_get_the_sector_their_name_names(tmp_path):
+    """The CPV has no goods catch-all: the words before "mal alımı" place the tender (akaryakıt is
+    CPV 09, sector 2; kırtasiye CPV 30, sector 10), and the report says which words did."""
+    _, t, report = imported(tmp_path, ("2", announcement(kind="2026 Yılı Akaryakıt mal alımı"), False))
+    assert t["tenders.csv"][0]["sector"] == "2" and report["tenders"][0]["sectorRule"] == "goods-name:akaryakit"
+    assert [e["ikn"] for e in entries(report, "sector-by-goods-name")] == ["2026/412345"]
+    _, office, _ = imported(tmp_path / "k", ("2", announcement(kind="KIRTASİYE MALZEMESİ mal alımı"), False))
+    assert office["tenders.csv"][0]["sector"] == "10"
+
+
+def test_goods_whose_name_names_two_sectors_stay_out(tmp_path):
+    _, t, report = imported(tmp_path, ("2", announcement(kind="Akaryakıt ve kırtasiye mal alımı"), False))
+    (entry,) = entries(report, "sector-not-given")
+    assert t is None and "akaryakit" in entry["message"] and "kirtasiye" in entry["message"]
+
+
+def test_goods_whose_name_names_no_sector_stay_out_as_goods_have_no_fallback_sector(tmp_path):
+    _, t, report = imported(tmp_path, ("2", announcement(kind="Muhtelif malzeme mal alımı"), False))
     assert t is None and [e["ikn"] for e in entries(report, "sector-not-given")] == ["2026/412345"]
+
+
+def test_a_goods_records_name_places_it_and_an_okas_code_still_wins(tmp_path):
+    """The name of a search or detail record (ihaleAdi) is read as an announcement's words are; a
+    published OKAS code is the sector whatever the name says."""
+    record = {"ikn": "2026/500001", "ihaleAdi": "Hastane İlaç Alımı", "ihaleTip": "1", "idareAdi": "ADANA İL SAĞLIK "
+              "MÜDÜRLÜĞÜ", "ihaleIlAdi": "ADANA", "ihaleUsulAciklama": "Açık", "ihaleTarihSaat": "2026-04-14T10:00:00"}
+    coded = {**record, "ikn": "2026/500002", "ihtiyacKalemiOkasList": [{"kodu": "15800000"}]}
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / "search.json").write_text(json.dumps({"list": [record, coded], "totalCount": 2}), encoding="utf-8")
+    _, t, _ = run([tmp_path / "search.json"], tmp_path)
+    assert {r["tender_id"]: r["sector"] for r in t["tenders.csv"]} == {"2026/500001": "13", "2026/500002": "4"}
 
 
 def test_article_21_with_its_clause_is_the_negotiated_procedure(tmp_path):
@@ -114,3 +147,16 @@ def test_direct_procurement_announcements_are_named_as_such_and_enter_no_table(t
     assert {e["kind"] for e in named} == {"kept-out"}
     assert not entries(report, "no-ikn") and not entries(report, "no-accepted-shape")
     assert t["direct_purchases.csv"] == [] and len(t["tenders.csv"]) == 1
+
+
+def test_every_word_of_the_goods_table_names_one_of_the_43_sectors():
+    assert all(sector_of_division(division) for division in GOODS_WORDS.values())
+
+
+@given(st.lists(st.sampled_from(sorted(GOODS_WORDS)), min_size=1, max_size=4),
+       st.sampled_from(["", "2026 Yılı ", "Muhtelif "]))
+def test_a_goods_name_is_placed_exactly_when_its_words_name_one_division(words, prefix):
+    sector, found = goods_sector(prefix + " ve ".join(words))
+    divisions = {GOODS_WORDS[w] for w in words}
+    assert sector == (sector_of_division(divisions.pop()) if len(divisions) == 1 else None)
+    assert set(found) <= set(GOODS_WORDS)
