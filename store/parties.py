@@ -14,6 +14,7 @@ from store.details import WORD_END
 from store.errors import NotFoundError
 from store.jsontext import parse_item
 from store.models import Release
+from store.name_index import has_name_index, search_positions
 from store.pages import Page
 from store.reference.flags import FLAGS
 from store.reference.folding import name_words
@@ -36,10 +37,12 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
                    after: tuple[int, int] | None = None, limit: int = 50) -> Page:
     """A page of the authorities or contractors whose folded name matches `q`, best match first,
     then by total contract value (largest first), then id; a position is (match rank, search order)."""
-    tables = release_tables(release)
     words = name_words(q)
     if not words:
         return Page([], [], 0)
+    if has_name_index(session, release.id):
+        return _indexed_search(session, release, _kind(kind), words, after, limit)
+    tables = release_tables(release)
     phrase = " ".join(words)
     p, w = tables.parties.c, tables.words.c
     driver = _driver(session, tables, words)
@@ -58,6 +61,23 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
         query = query.where(or_(m.rank > after[0], and_(m.rank == after[0], m.seq > after[1])))
     rows = session.execute(query.order_by(m.rank, m.seq).limit(limit)).mappings().all()
     return Page([_search_item(r) for r in rows], [(int(r["rank"]), int(r["seq"])) for r in rows], total)
+
+
+def _indexed_search(session: Session, release: Release, kind: str, words: list[str],
+                    after: tuple[int, int] | None, limit: int) -> Page:
+    """`search_parties` through the release's name index (store/name_index.py): the same page."""
+    p = release_tables(release).parties.c
+    first = session.scalar(select(func.min(p.seq)).where(p.kind == kind))
+    if first is None:
+        return Page([], [], 0)
+    last = int(session.scalar(select(func.max(p.seq)).where(p.kind == kind)))
+    positions, total = search_positions(session, release.id, words, (int(first), last), after=after, limit=limit)
+    if not positions:
+        return Page([], [], total)
+    found = {r["seq"]: r for r in session.execute(
+        select(p).where(p.seq.in_([seq for _, seq in positions]))).mappings()}
+    rows = [{**found[seq], "rank": rank} for rank, seq in positions]
+    return Page([_search_item(r) for r in rows], positions, total)
 
 
 # How many index entries a query word's range is counted up to when choosing the driving word.
