@@ -47,7 +47,7 @@ def queries(draw, names):
     return draw(st.sampled_from([
         name, " ".join(words[:cut]), " ".join(words[:cut])[:-1] or name, draw(st.sampled_from(words)),
         draw(st.sampled_from(words))[:1], f"{words[-1]} {draw(st.sampled_from(names)).split()[0]}",
-        "A.Ş.", "firma", "a a", "ltd şti", "İSTANBUL", "kurum 1",
+        "A.Ş.", "firma", "a a", "ltd şti", "İSTANBUL", "kurum 1", "near or not and",
     ]))
 
 
