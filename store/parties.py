@@ -40,12 +40,14 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
     words = name_words(q)
     if not words:
         return Page([], [], 0)
-    if has_name_index(session, release.id):
-        return _indexed_search(session, release, _kind(kind), words, after, limit)
     tables = release_tables(release)
+    driver, wide = _driver(session, tables, words)
+    # A rare word is fastest through the word index (a few rows to rank); a word that thousands of
+    # names share, through the name index, one rank and one page at a time.
+    if wide and has_name_index(session, release.id):
+        return _indexed_search(session, release, _kind(kind), words, after, limit)
     phrase = " ".join(words)
     p, w = tables.parties.c, tables.words.c
-    driver = _driver(session, tables, words)
     hits = select(w.seq).where(w.word >= driver, w.word < driver + WORD_END).distinct().subquery()
     spaced = literal(" ") + p.words
     rank = case((p.words == phrase, 0), (p.words.like(phrase + "%"), 1), (spaced.like("% " + phrase + "%"), 2),
@@ -84,18 +86,19 @@ def _indexed_search(session: Session, release: Release, kind: str, words: list[s
 DRIVER_PROBE = 2000
 
 
-def _driver(session: Session, tables: Any, words: list[str]) -> str:
+def _driver(session: Session, tables: Any, words: list[str]) -> tuple[str, bool]:
     """The query word whose range of the word index is the narrowest (each counted up to
-    DRIVER_PROBE entries, so that a word of every name costs no more than a rare one), longest first."""
-    if len(words) == 1:
-        return words[0]
+    DRIVER_PROBE entries, so that a word of every name costs no more than a rare one), longest first,
+    and whether even that range reaches DRIVER_PROBE."""
     w = tables.words.c
 
     def width(word: str) -> int:
         probe = select(w.seq).where(w.word >= word, w.word < word + WORD_END).limit(DRIVER_PROBE).subquery()
         return int(session.scalar(select(func.count()).select_from(probe)) or 0)
 
-    return min(sorted(dict.fromkeys(words), key=len, reverse=True), key=width)
+    widths = {word: width(word) for word in sorted(dict.fromkeys(words), key=len, reverse=True)}
+    driver = min(widths, key=widths.__getitem__)
+    return driver, widths[driver] >= DRIVER_PROBE
 
 
 def _search_item(row: Any) -> dict[str, Any]:
