@@ -20,6 +20,8 @@ from sqlalchemy import Column, Double, Index, Integer, MetaData, Table, Text, in
 from sqlalchemy.orm import Session
 from sqlalchemy.schema import CreateTable
 
+from store.name_index import build_name_index, name_index
+
 # Words compare byte by byte (code point order) on every database, so that a word-prefix search is a
 # range of the index: PostgreSQL's default collation would order them by the locale's rules instead.
 WORD = Text().with_variant(Text(collation="C"), "postgresql")
@@ -114,6 +116,8 @@ def _indexes(tables: DetailTables) -> list[Index]:
         indexes.append(Index(f"ix_{name}_{column}_seq", a[column], a.seq))
     p = tables.parties.c
     indexes.append(Index(f"ix_{tables.parties.name}_party", p.kind, p.party_id, unique=True))
+    # A kind's first and last seq (its range of the name index) in two lookups.
+    indexes.append(Index(f"ix_{tables.parties.name}_kind", p.kind, p.seq))
     w = tables.words.c
     indexes.append(Index(f"ix_{tables.words.name}_word", w.word, w.seq))
     return indexes
@@ -154,12 +158,19 @@ def index_steps(release_id: int) -> list[Callable[[Session], None]]:
         for table in (tables.awards, tables.parties, tables.words):
             session.execute(text(f"ANALYZE {table.name}"))
 
-    return [*steps, analyse]
+    def names(session: Session) -> None:
+        if session.get_bind().dialect.name == "sqlite":
+            build_name_index(session, release_id)
+
+    return [*steps, names, analyse]
 
 
 def drop_next_detail_table(session: Session, release_id: int) -> bool:
     """Drop one of a release's tables that still exists; False when none is left."""
     existing = set(inspect(session.connection()).get_table_names())
+    if name_index(release_id) in existing:
+        session.execute(text(f"DROP TABLE {name_index(release_id)}"))
+        return True
     for table in detail_tables(release_id).all:
         if table.name in existing:
             table.drop(session.connection())

@@ -14,6 +14,7 @@ from store.details import WORD_END
 from store.errors import NotFoundError
 from store.jsontext import parse_item
 from store.models import Release
+from store.name_index import has_name_index, search_positions
 from store.pages import Page
 from store.reference.flags import FLAGS
 from store.reference.folding import name_words
@@ -36,13 +37,17 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
                    after: tuple[int, int] | None = None, limit: int = 50) -> Page:
     """A page of the authorities or contractors whose folded name matches `q`, best match first,
     then by total contract value (largest first), then id; a position is (match rank, search order)."""
-    tables = release_tables(release)
     words = name_words(q)
     if not words:
         return Page([], [], 0)
+    tables = release_tables(release)
+    driver, wide = _driver(session, tables, words)
+    # A rare word is fastest through the word index (a few rows to rank); a word that thousands of
+    # names share, through the name index, one rank and one page at a time.
+    if wide and has_name_index(session, release.id):
+        return _indexed_search(session, release, _kind(kind), words, after, limit)
     phrase = " ".join(words)
     p, w = tables.parties.c, tables.words.c
-    driver = _driver(session, tables, words)
     hits = select(w.seq).where(w.word >= driver, w.word < driver + WORD_END).distinct().subquery()
     spaced = literal(" ") + p.words
     rank = case((p.words == phrase, 0), (p.words.like(phrase + "%"), 1), (spaced.like("% " + phrase + "%"), 2),
@@ -60,22 +65,40 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
     return Page([_search_item(r) for r in rows], [(int(r["rank"]), int(r["seq"])) for r in rows], total)
 
 
+def _indexed_search(session: Session, release: Release, kind: str, words: list[str],
+                    after: tuple[int, int] | None, limit: int) -> Page:
+    """`search_parties` through the release's name index (store/name_index.py): the same page."""
+    p = release_tables(release).parties.c
+    first = session.scalar(select(func.min(p.seq)).where(p.kind == kind))
+    if first is None:
+        return Page([], [], 0)
+    last = int(session.scalar(select(func.max(p.seq)).where(p.kind == kind)))
+    positions, total = search_positions(session, release.id, words, (int(first), last), after=after, limit=limit)
+    if not positions:
+        return Page([], [], total)
+    found = {r["seq"]: r for r in session.execute(
+        select(p).where(p.seq.in_([seq for _, seq in positions]))).mappings()}
+    rows = [{**found[seq], "rank": rank} for rank, seq in positions]
+    return Page([_search_item(r) for r in rows], positions, total)
+
+
 # How many index entries a query word's range is counted up to when choosing the driving word.
 DRIVER_PROBE = 2000
 
 
-def _driver(session: Session, tables: Any, words: list[str]) -> str:
+def _driver(session: Session, tables: Any, words: list[str]) -> tuple[str, bool]:
     """The query word whose range of the word index is the narrowest (each counted up to
-    DRIVER_PROBE entries, so that a word of every name costs no more than a rare one), longest first."""
-    if len(words) == 1:
-        return words[0]
+    DRIVER_PROBE entries, so that a word of every name costs no more than a rare one), longest first,
+    and whether even that range reaches DRIVER_PROBE."""
     w = tables.words.c
 
     def width(word: str) -> int:
         probe = select(w.seq).where(w.word >= word, w.word < word + WORD_END).limit(DRIVER_PROBE).subquery()
         return int(session.scalar(select(func.count()).select_from(probe)) or 0)
 
-    return min(sorted(dict.fromkeys(words), key=len, reverse=True), key=width)
+    widths = {word: width(word) for word in sorted(dict.fromkeys(words), key=len, reverse=True)}
+    driver = min(widths, key=widths.__getitem__)
+    return driver, widths[driver] >= DRIVER_PROBE
 
 
 def _search_item(row: Any) -> dict[str, Any]:

@@ -1,0 +1,87 @@
+"""Party search through a release's name index (SQLite FTS5) finds, ranks, counts and pages exactly
+as the word index does, and the index goes with the release's other tables."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import inspect, select
+
+import store.parties as parties_module
+from store.db import create_store_engine, make_session_factory
+from store.details import detail_tables, drop_next_detail_table
+from store.name_index import name_index
+from store.parties import search_parties
+from store.reference.folding import name_words
+from store.releases import get_active_release
+from tests.loaders.test_awards import walk
+
+
+@pytest.fixture
+def searched(loaded_database, monkeypatch):
+    engine = create_store_engine(loaded_database)
+    if engine.dialect.name != "sqlite":
+        pytest.skip("the name index is SQLite's (FTS5); PostgreSQL searches the word index")
+    # The demo release's names are too few for most words to reach the name index by themselves.
+    monkeypatch.setattr(parties_module, "DRIVER_PROBE", 1)
+    session = make_session_factory(engine)()
+    release = get_active_release(session)
+    names = session.scalars(select(detail_tables(release.id).parties.c.name)).all()
+    yield session, release, names
+    session.close()
+    engine.dispose()
+
+
+def _word_index_search(monkeypatch, **query):
+    with monkeypatch.context() as m:
+        m.setattr(parties_module, "has_name_index", lambda session, release_id: False)
+        return search_parties(**query)
+
+
+# Queries as people type them: a whole name, its first words with the last one cut short, a word of it,
+# one letter of it, words of two different names, legal forms and punctuation.
+@st.composite
+def queries(draw, names):
+    name = draw(st.sampled_from(names))
+    words = name.split()
+    cut = draw(st.integers(1, max(1, len(name_words(name)))))
+    return draw(st.sampled_from([
+        name, " ".join(words[:cut]), " ".join(words[:cut])[:-1] or name, draw(st.sampled_from(words)),
+        draw(st.sampled_from(words))[:1], f"{words[-1]} {draw(st.sampled_from(names)).split()[0]}",
+        "A.Ş.", "firma", "a a", "ltd şti", "İSTANBUL", "kurum 1", "near or not and",
+    ]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_name_index_gives_the_word_index_pages(searched, monkeypatch, data):
+    session, release, names = searched
+    q = data.draw(queries(names))
+    kind = data.draw(st.sampled_from(["authority", "contractor"]))
+    limit = data.draw(st.sampled_from([1, 7, 50]))
+    query = dict(session=session, release=release, kind=kind, q=q, limit=limit)
+    first = search_parties(**query)
+    expected = _word_index_search(monkeypatch, **query)
+    assert (first.items, first.positions, first.total) == (expected.items, expected.positions, expected.total)
+    if first.positions:
+        after = first.positions[-1]
+        assert search_parties(**query, after=after) == _word_index_search(monkeypatch, **query, after=after)
+
+
+def test_a_common_word_pages_to_its_end_in_match_order(searched, monkeypatch):
+    session, release, _ = searched
+    fetch = dict(session=session, release=release, kind="contractor", q="a")
+    paged = walk(lambda **page: search_parties(**fetch, **page), limit=97)
+    assert paged == walk(lambda **page: _word_index_search(monkeypatch, **fetch, **page), limit=1000)
+    assert len(paged) > 97
+
+
+def test_the_name_index_is_dropped_with_the_release_tables(searched):
+    session, release, _ = searched
+    assert name_index(release.id) in inspect(session.connection()).get_table_names()
+    while drop_next_detail_table(session, release.id):
+        pass
+    left = [t for t in inspect(session.connection()).get_table_names() if t.endswith(f"_r{release.id}")
+            or f"_r{release.id}_" in t]
+    assert left == []
