@@ -4,6 +4,7 @@ codes (or the tender type when none is published), the tender type from its text
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from store.reference.lists import fold, procedures, sectors
@@ -69,7 +70,7 @@ def _division_sector() -> dict[str, int]:
     return {division: s.id for s in sectors().values() for division in s.extra.split(";")}
 
 
-def okas_codes(values: list[object]) -> list[str]:
+def okas_codes(values: Sequence[object]) -> list[str]:
     """The OKAS codes among EKAP's values (`45233140`, `452132501 - …`, a comma-separated list)."""
     return [code for value in values for code in _CODE.findall(str(value))]
 
