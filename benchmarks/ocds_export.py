@@ -1,6 +1,6 @@
 """Time and peak memory of exporting a release as an OCDS release package (gzip), from its tables.
 
-    flock /work/heavy.lock .venv/bin/python benchmarks/ocds_export.py --scale national   # the full run
+    .venv/bin/python benchmarks/ocds_export.py --scale national   # the full run
     .venv/bin/python benchmarks/ocds_export.py --release PATH/national.zip             # a release at hand
     .venv/bin/python benchmarks/ocds_export.py --smoke                                 # CI: tiny, checked
 
