@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -190,6 +191,9 @@ def test_the_package_is_the_same_bytes_whatever_the_number_of_processes(demo_rel
     from loaders.procurement.validate import load_raw_tables
 
     monkeypatch.setattr(parts, "TENDERS_PER_PART", 250)  # 600 tenders: parts of 250, 250 and 100
+    # A spawned process first runs the parent's __main__; in a test process Streamlit's AppTest may have
+    # left a dashboard page there, which every child would run (and die on) before its first part.
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     settings = load_settings({})
     written = {}
     with open_release(demo_release, workdir=tmp_path) as opened:
