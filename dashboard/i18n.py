@@ -120,9 +120,11 @@ LABELS: dict[str, tuple[str, str]] = {
                       "ilanları.",
                       "Public Procurement Authority of Türkiye (KİK), Electronic Public Procurement Platform (EKAP): "
                       "tender records and result notices."),
-    "ekap_no_direct": ("Doğrudan temin alımı yok: EKAP doğrudan temin tutarlarını yayımlamaz; bu dosya boştur ve "
+    "ekap_no_direct": ("Doğrudan temin alımı yok: içe aktarılan kayıtlarda yüklenicisi ve tutarı olan bir doğrudan "
+                       "temin sonucu yoktu (EKAP'ın ilanları ve listeleri ikisini de vermez); bu dosya boştur ve "
                        "doğrudan temin istatistikleri boştur.",
-                       "No direct purchases: EKAP publishes no amounts for direct procurement (doğrudan temin), so "
+                       "No direct purchases: no direct-procurement result (doğrudan temin) with a supplier and an "
+                       "amount was among the imported records (EKAP's announcements and listings name neither), so "
                        "this file is empty and the direct-procurement statistics are null."),
     "original": ("Asıl belge", "Original document"),
     "companies": ("Şirketler", "Companies"),

@@ -17,7 +17,7 @@ HEADLINES = (
 )
 # The EKAP importer's citations (loaders/ekap/importer.py) by how they start, and their labels.
 KNOWN_CITATIONS = (("Kamu İhale Kurumu (KİK), Elektronik Kamu Alımları Platformu (EKAP)", "ekap_citation"),
-                   ("No direct purchases: EKAP publishes no amounts", "ekap_no_direct"))
+                   ("No direct purchases: ", "ekap_no_direct"))
 ROW = 3  # cards in a row: five in one row cut the amounts short
 
 def citation_text(citation: str) -> str:
