@@ -33,6 +33,11 @@ def file_answer(path: Path, *, size: int, etag: str, media_type: str, download_n
     if matches(etag):
         return not_modified(etag)
     req = this_request()
+    sent_range = req.headers.get("Range")
+    if sent_range is not None and parse_range_header(sent_range) is None:
+        # A Range that is no byte range is refused whatever If-Range says, which could otherwise have
+        # it ignored and the whole file sent (and charged) for a header the document calls invalid.
+        raise UnsatisfiableRangeError(_why_unsatisfiable(sent_range, size), size)
     try:
         response = cast(Response, send_file(path, req.environ, mimetype=media_type, as_attachment=True,
                              download_name=download_name, conditional=True, etag=etag, max_age=None,

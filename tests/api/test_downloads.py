@@ -173,6 +173,15 @@ def test_download_file_range_it_cannot_serve_is_a_free_416(client, key, header):
     assert _credits(response) == 1000
 
 
+def test_download_file_malformed_range_is_416_whatever_if_range_says(client, key):
+    # An If-Range that matches nothing would have the Range ignored and the whole file sent and charged.
+    headers = key()
+    entry = _listed(client, headers)["tables"]
+    response = client.get(_path(entry), headers={**headers, "Range": "{}", "If-Range": ""})
+    assert_problem(response, 416, "range_not_satisfiable")
+    assert _credits(response) == 1000
+
+
 def test_download_file_without_enough_credits_is_402_and_takes_nothing(client, key):
     entry = _listed(client, key())["tables"]
     poor = key(credits=entry["credits"] - 1)
