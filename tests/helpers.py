@@ -177,6 +177,20 @@ def free_port() -> int:
 GUNICORN_STARTUP_SECONDS = 120
 
 
+def wait_for_health(port: int, process, *, what: str = "gosterge serve", seconds: float = 60) -> None:  # noqa: ANN001
+    """Return once the server on `port` answers /v1/health; fail if `process` ends or `seconds` pass."""
+    import requests
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=2)
+            return
+        except requests.RequestException:
+            assert time.monotonic() < deadline and process.poll() is None, f"{what} did not start"
+            time.sleep(0.2)
+
+
 class Gunicorn:
     """The API under gunicorn with the production configuration (gunicorn.conf.py), configured by
     GOSTERGE_* variables; more than one worker needs shared limit storage, as in production."""

@@ -9,13 +9,12 @@ import os
 import socket
 import subprocess
 import sys
-import time
 
 import pytest
 import requests
 
 from tests.conftest import ROOT
-from tests.helpers import PROBLEM_BASE, Gunicorn, free_port
+from tests.helpers import PROBLEM_BASE, Gunicorn, free_port, wait_for_health
 
 pytestmark = pytest.mark.slow
 
@@ -107,14 +106,7 @@ def test_a_stalled_body_is_answered_408_and_closed_under_gosterge_serve(app, dat
     process = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=2)
-                break
-            except requests.RequestException:
-                assert time.monotonic() < deadline and process.poll() is None, "gosterge serve did not start"
-                time.sleep(0.2)
+        wait_for_health(port, process)
         held = [stalled_signup(port) for _ in range(20)]
         assert requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=5).status_code == 200
         statuses = [answer_and_close(s) for s in held]

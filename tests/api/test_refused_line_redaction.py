@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from tests.conftest import ROOT
-from tests.helpers import PROBLEM_BASE, Gunicorn, free_port
+from tests.helpers import PROBLEM_BASE, Gunicorn, free_port, wait_for_health
 
 pytestmark = pytest.mark.slow
 
@@ -68,14 +68,7 @@ def test_gosterge_serve_logs_a_refused_line_without_its_encoded_key(app, databas
         process = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port)], cwd=ROOT,
                                    env={**os.environ, **env(database_url, limiter_storage)}, stdout=out, stderr=out)
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=2)
-                    break
-                except requests.RequestException:
-                    assert time.monotonic() < deadline and process.poll() is None, "gosterge serve did not start"
-                    time.sleep(0.2)
+            wait_for_health(port, process)
             for line in LINES:
                 send_raw(port, line)
             requests.get(f"http://127.0.0.1:{port}/v1/account?api%6Bey={ENCODED}", timeout=5)
