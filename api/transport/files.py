@@ -30,14 +30,15 @@ class UnsatisfiableRangeError(Exception):
 
 def file_answer(path: Path, *, size: int, etag: str, media_type: str, download_name: str) -> Response:
     """200 with the whole file, 206 with the one range asked for, or 304; not read before it is sent."""
-    if matches(etag):
-        return not_modified(etag)
     req = this_request()
     sent_range = req.headers.get("Range")
     if sent_range is not None and parse_range_header(sent_range) is None:
-        # A Range that is no byte range is refused whatever If-Range says, which could otherwise have
-        # it ignored and the whole file sent (and charged) for a header the document calls invalid.
+        # A Range that is no byte range is refused whatever If-Range or If-None-Match says: the one
+        # could have it ignored and the whole file sent (and charged), the other a 304, for a header
+        # the document calls invalid. Its form is checked first, as every declared parameter's is.
         raise UnsatisfiableRangeError(_why_unsatisfiable(sent_range, size), size)
+    if matches(etag):
+        return not_modified(etag)
     try:
         response = cast(Response, send_file(path, req.environ, mimetype=media_type, as_attachment=True,
                              download_name=download_name, conditional=True, etag=etag, max_age=None,

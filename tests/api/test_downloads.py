@@ -182,6 +182,18 @@ def test_download_file_malformed_range_is_416_whatever_if_range_says(client, key
     assert _credits(response) == 1000
 
 
+@pytest.mark.parametrize("condition", ["*", "etag"])
+def test_download_file_malformed_range_is_416_before_if_none_match(client, key, condition):
+    # The declared header's form is checked first, as every declared parameter is: a matching
+    # If-None-Match does not turn a Range the document calls invalid into a 304.
+    headers = key()
+    entry = _listed(client, headers)["tables"]
+    tag = "*" if condition == "*" else f'"{entry["sha256"]}"'
+    response = client.get(_path(entry), headers={**headers, "Range": "u", "If-None-Match": tag})
+    assert_problem(response, 416, "range_not_satisfiable")
+    assert _credits(response) == 1000
+
+
 def test_download_file_without_enough_credits_is_402_and_takes_nothing(client, key):
     entry = _listed(client, key())["tables"]
     poor = key(credits=entry["credits"] - 1)
