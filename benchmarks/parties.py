@@ -22,9 +22,8 @@ from sqlalchemy import func, select
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from store.awards import AwardFilters, list_awards  # noqa: E402
+from store.awards import AwardFilters, list_awards, release_tables  # noqa: E402
 from store.db import create_store_engine, make_session_factory  # noqa: E402
-from store.details import detail_tables  # noqa: E402
 from store.parties import get_party_profile, search_parties  # noqa: E402
 from store.reference.flags import FLAG_BITS  # noqa: E402
 from store.reference.lists import authority_types, procedures, provinces, sectors  # noqa: E402
@@ -60,7 +59,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     session = make_session_factory(create_store_engine(args.database_url, pool_size=1))()
     release = get_active_release(session)
-    tables = detail_tables(release.id)
+    tables = release_tables(session, release)
     p = tables.parties.c
     count = {kind: session.scalar(select(func.count()).where(p.kind == kind)) for kind in ("authority", "contractor")}
     first = {"authority": 1, "contractor": count["authority"] + 1}

@@ -16,6 +16,7 @@ from store.errors import DetailsMissingError
 from store.models import Release
 from store.pages import Page
 from store.reference.flags import flag_ids, flag_mask
+from store.release_db import FILE_LAYOUT, is_attached, schema_name
 
 SORTS = ("date", "value")
 # The filters whose match counts, one or two at a time, the loader keeps (loaders/procurement/awards.py).
@@ -59,8 +60,15 @@ class AwardFilters:
         return "|".join(names), "|".join(str(given[c]) for c in names)
 
 
-def release_tables(release: Release) -> DetailTables:
-    """The release's own tables, or DetailsMissingError for a release loaded before they were kept."""
+def release_tables(session: Session, release: Release) -> DetailTables:
+    """The release's own tables, or DetailsMissingError for a release loaded before they were kept,
+    and for one whose file the session's connection could not attach (store/release_db.py)."""
+    if release.details == FILE_LAYOUT:
+        if not is_attached(session, release.id):
+            raise DetailsMissingError(
+                f"release {release.name} is not among the releases this store can open at once (the one served "
+                "and the most recently loaded ones); serve it, or load its file again, to read it")
+        return detail_tables(release.id, schema_name(release.id))
     if release.details != DETAILS_VERSION:
         raise DetailsMissingError(f"release {release.name} was loaded before awards, parties and benchmarks were "
                                   "kept; load it again to serve them")
@@ -74,7 +82,7 @@ def list_awards(session: Session, *, release: Release, filters: AwardFilters = A
     then tender id and lot); a position is the award's place in that order."""
     if sort not in SORTS:
         raise ValueError(f"sort is one of {SORTS}, not {sort!r}")
-    tables = release_tables(release)
+    tables = release_tables(session, release)
     a = tables.awards.c
     where = [a[column] == getattr(filters, name) for name, column in (
         ("province", "province"), ("supplier_province", "supplier_province"), ("sector", "sector"),

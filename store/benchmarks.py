@@ -31,7 +31,7 @@ def list_discount_benchmarks(session: Session, *, release: Release, sectors: Seq
     asked for (a dimension not asked for is pooled, null in the item), for one period (a year as
     text, or "all"); by sector, then procedure, then province. A group without tenders has n 0; a
     group of fewer than 5 its n and null figures. A position is the group's place in that order."""
-    tables = release_tables(release)
+    tables = release_tables(session, release)
     groups = list(product(_values(sectors), _values(procedures), _values(provinces)))
     start = 0 if after is None else max(int(after), 0)
     shown = groups[start:start + limit]

@@ -15,6 +15,7 @@ from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 
 from store.errors import StoreUnavailableError, classify_database_error
+from store.release_db import attach_current, releases_folder
 
 # One naming convention so that constraint names are the same on SQLite and PostgreSQL.
 NAMING_CONVENTION = {
@@ -72,8 +73,11 @@ def create_store_engine(url: str, *, statement_timeout_ms: int | None = None, po
     `pool_size` connections are kept, and up to `max_overflow` (twice as many unless given) more are
     opened while they are all in use and closed again when given back."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        # URI file names, so that a release's file is attached read-only (a plain path stays one).
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000,
+                                                  "uri": True})
         _configure_sqlite(engine, statement_timeout_ms)
+        _attach_release_files(engine)
         return _wrap_driver_errors(engine)
     parsed = make_url(url)
     connect_args: dict = {"connect_timeout": 3}
@@ -132,6 +136,19 @@ def _configure_sqlite(engine: Engine, statement_timeout_ms: int | None) -> None:
         @event.listens_for(engine, "after_cursor_execute")
         def _disarm(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
             conn.info["deadline"]["deadline"] = None
+
+
+def _attach_release_files(engine: Engine) -> None:
+    """Every connection taken from the pool for a Connection or a Session (not a debit's raw one,
+    store/debits.py, which writes the main file only) has the complete releases' files attached
+    (store/release_db.py): checked before its transaction begins, since ATTACH cannot run inside one."""
+    folder = releases_folder(engine)
+    if folder is None:
+        return
+
+    @event.listens_for(engine, "engine_connect")
+    def _attach(conn):  # noqa: ANN001, ANN202
+        attach_current(conn.connection.dbapi_connection, conn.info, folder)
 
 
 class unindexed(ColumnElement):  # noqa: N801  (reads like the SQL function it stands for)

@@ -2,10 +2,11 @@
 
 Each release loaded gets tables of its own (`awards_r<release id>`, …), created empty and without
 indexes, filled in batches of their own short transactions, then indexed one index per
-transaction. A table shared by every release would have to keep its sixteen indexes up to date
-row by row while two million awards arrive: measured on SQLite, 500,000 rows took 48 s that way
-against 3 s appended and indexed after (docs/benchmarks.md). A failed or abandoned load drops its
-tables (`drop_detail_tables`), as it deletes its items. The release row says whether its tables
+transaction; on SQLite in a file of the release's own (store/release_db.py). A table shared by
+every release would have to keep its sixteen indexes up to date row by row while two million awards
+arrive: measured on SQLite, 500,000 rows took 48 s that way against 3 s appended and indexed after
+(docs/benchmarks.md). A failed or abandoned load drops its
+tables (`drop_next_detail_table`), as it deletes its items. The release row says whether its tables
 exist (`Release.details`, 0 for releases loaded before them) and whether its tenders have names.
 """
 
@@ -21,6 +22,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.schema import CreateTable
 
 from store.name_index import build_name_index, name_index
+from store.release_db import releases_folder, remove_file
 
 # Words compare byte by byte (code point order) on every database, so that a word-prefix search is a
 # range of the index: PostgreSQL's default collation would order them by the locale's rules instead.
@@ -55,9 +57,10 @@ class DetailTables:
 
 
 @lru_cache(maxsize=64)
-def detail_tables(release_id: int) -> DetailTables:
-    """The tables of one release (their descriptions; `create_detail_tables` makes them)."""
-    meta, suffix = MetaData(), f"_r{int(release_id)}"
+def detail_tables(release_id: int, schema: str | None = None) -> DetailTables:
+    """The tables of one release (their descriptions; `create_detail_tables` makes them), in the
+    database attached as `schema` when given (store/release_db.py)."""
+    meta, suffix = MetaData(schema=schema), f"_r{int(release_id)}"
     awards = Table(
         f"awards{suffix}", meta,
         Column("seq", Integer, primary_key=True, autoincrement=False),  # newest first
@@ -166,7 +169,10 @@ def index_steps(release_id: int) -> list[Callable[[Session], None]]:
 
 
 def drop_next_detail_table(session: Session, release_id: int) -> bool:
-    """Drop one of a release's tables that still exists; False when none is left."""
+    """Drop one of a release's tables that still exists, or remove its file (store/release_db.py);
+    False when none is left."""
+    if remove_release_file(session, release_id):
+        return True
     existing = set(inspect(session.connection()).get_table_names())
     if name_index(release_id) in existing:
         session.execute(text(f"DROP TABLE {name_index(release_id)}"))
@@ -176,3 +182,10 @@ def drop_next_detail_table(session: Session, release_id: int) -> bool:
             table.drop(session.connection())
             return True
     return False
+
+
+def remove_release_file(session: Session, release_id: int) -> bool:
+    """Unlink a release's own file (SQLite); False when it has none. The caller has taken it out of
+    what connections attach first (store/releases.py), so no new one opens it."""
+    folder = releases_folder(session.get_bind())  # type: ignore[arg-type]
+    return folder is not None and remove_file(folder, release_id)

@@ -42,12 +42,14 @@ def build_name_index(session: Session, release_id: int) -> None:
                          f"FROM parties_r{int(release_id)}"))
 
 
-def has_name_index(session: Session, release_id: int) -> bool:
-    """Whether the release has one: SQLite releases loaded before it, and PostgreSQL, do not."""
+def has_name_index(session: Session, release_id: int, schema: str | None = None) -> bool:
+    """Whether the release has one (in the database attached as `schema`, if given): SQLite releases
+    loaded before it, and PostgreSQL, do not."""
     connection = session.connection()
     if connection.dialect.name != "sqlite":
         return False
-    found = connection.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+    master = f"{schema}.sqlite_master" if schema else "sqlite_master"
+    found = connection.exec_driver_sql(f"SELECT 1 FROM {master} WHERE type = 'table' AND name = ?",
                                        (name_index(release_id),)).first()
     return found is not None
 
@@ -66,15 +68,18 @@ def rank_queries(words: list[str]) -> tuple[str, list[str]]:
 
 
 def search_positions(session: Session, release_id: int, words: list[str], seqs: tuple[int, int], *,
-                     after: tuple[int, int] | None, limit: int) -> tuple[list[tuple[int, int]], int]:
+                     after: tuple[int, int] | None, limit: int,
+                     schema: str | None = None) -> tuple[list[tuple[int, int]], int]:
     """The (rank, seq) positions of a page of matches within the `seqs` range (one kind's), best
-    rank first then seq, following `after`; and how many match in all."""
+    rank first then seq, following `after`; and how many match in all. `schema`: as has_name_index."""
     name = name_index(release_id)
+    # The left side of MATCH names the table of the FROM clause, without its schema.
+    source = f"{schema}.{name}" if schema else name
     connection = session.connection()
-    sql = f"SELECT rowid FROM {name} WHERE {name} MATCH ? AND rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?"
+    sql = f"SELECT rowid FROM {source} WHERE {name} MATCH ? AND rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?"
     every, ranks = rank_queries(words)
     total = connection.exec_driver_sql(
-        f"SELECT count(*) FROM {name} WHERE {name} MATCH ? AND rowid >= ? AND rowid <= ?", (every, *seqs)).scalar()
+        f"SELECT count(*) FROM {source} WHERE {name} MATCH ? AND rowid >= ? AND rowid <= ?", (every, *seqs)).scalar()
     if not total:
         return [], 0
     positions: list[tuple[int, int]] = []

@@ -40,11 +40,11 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
     words = name_words(q)
     if not words:
         return Page([], [], 0)
-    tables = release_tables(release)
+    tables = release_tables(session, release)
     driver, wide = _driver(session, tables, words)
     # A rare word is fastest through the word index (a few rows to rank); a word that thousands of
     # names share, through the name index, one rank and one page at a time.
-    if wide and has_name_index(session, release.id):
+    if wide and has_name_index(session, release.id, tables.parties.schema):
         return _indexed_search(session, release, _kind(kind), words, after, limit)
     phrase = " ".join(words)
     p, w = tables.parties.c, tables.words.c
@@ -68,12 +68,14 @@ def search_parties(session: Session, *, release: Release, kind: str, q: str,
 def _indexed_search(session: Session, release: Release, kind: str, words: list[str],
                     after: tuple[int, int] | None, limit: int) -> Page:
     """`search_parties` through the release's name index (store/name_index.py): the same page."""
-    p = release_tables(release).parties.c
+    parties = release_tables(session, release).parties
+    p = parties.c
     first = session.scalar(select(func.min(p.seq)).where(p.kind == kind))
     if first is None:
         return Page([], [], 0)
     last = int(session.scalar(select(func.max(p.seq)).where(p.kind == kind)))
-    positions, total = search_positions(session, release.id, words, (int(first), last), after=after, limit=limit)
+    positions, total = search_positions(session, release.id, words, (int(first), last), after=after, limit=limit,
+                                        schema=parties.schema)
     if not positions:
         return Page([], [], total)
     found = {r["seq"]: r for r in session.execute(
@@ -117,7 +119,7 @@ def get_party_profile(session: Session, *, release: Release, kind: str, party_id
     """One authority's or contractor's profile for a period (a year as text, or "all"): who it is,
     its figures for the period and its contracts and value year by year; NotFoundError when the
     release has no such party."""
-    tables = release_tables(release)
+    tables = release_tables(session, release)
     p = tables.parties.c
     party = session.execute(select(p).where(p.kind == _kind(kind), p.party_id == party_id)).mappings().first()
     if party is None:

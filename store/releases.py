@@ -13,8 +13,9 @@ from sqlalchemy.orm import Session
 from store.details import drop_next_detail_table
 from store.errors import NotFoundError, ReleasePrunedError
 from store.items import ItemKind
-from store.models import Release, ReleaseDataset, StatItem
+from store.models import DataVersion, Release, ReleaseDataset, StatItem
 from store.pages import fetch_page
+from store.release_db import FILE_LAYOUT, GENERATION
 
 INSERT_BATCH_ROWS = 5000
 
@@ -65,16 +66,41 @@ def complete_release(session: Session, release_id: int, *, details: int = 0, ten
 
 
 def purge_release(session: Session, release_id: int, *, batch_rows: int = INSERT_BATCH_ROWS) -> bool:
-    """Drop one of an incomplete release's own tables (store/details.py), else delete one batch of its
-    items, or the release itself once it has none; True while there is more to delete. One step per
-    call, so that no transaction holds the write lock long."""
-    if drop_next_detail_table(session, release_id):
+    """Take an incomplete release's file out of what connections attach, else drop one of its own
+    tables or remove that file (store/details.py), else delete one batch of its items, or the release
+    itself once it has none; True while there is more to delete. One step per call, so that no
+    transaction holds the write lock long."""
+    if withdraw_release_file(session, release_id) or drop_next_detail_table(session, release_id):
         return True
     ids = select(StatItem.id).where(StatItem.release_id == release_id).limit(batch_rows).scalar_subquery()
     if session.execute(delete(StatItem).where(StatItem.id.in_(ids))).rowcount:
         return True
     session.execute(delete(Release).where(Release.id == release_id, Release.complete.is_(False)))
     return False
+
+
+def bump_generation(session: Session) -> None:
+    """Tell every connection that the set of release files changed (in the caller's transaction)."""
+    if not session.execute(update(DataVersion).where(DataVersion.name == GENERATION)
+                           .values(version=DataVersion.version + 1)).rowcount:
+        session.add(DataVersion(name=GENERATION, version=1))
+
+
+def publish_release_file(session: Session, release_id: int) -> None:
+    """Record that a release's file is complete: connections attach it from their next checkout on,
+    before the release itself is complete (and served), so that none serves it without its file."""
+    session.execute(update(Release).where(Release.id == release_id).values(details=FILE_LAYOUT))
+    bump_generation(session)
+
+
+def withdraw_release_file(session: Session, release_id: int) -> bool:
+    """Take an incomplete release's file out of what connections attach; False when it was not in."""
+    withdrawn = session.execute(update(Release).where(Release.id == release_id, Release.details == FILE_LAYOUT,
+                                                      Release.complete.is_(False)).values(details=0))
+    if not withdrawn.rowcount:
+        return False
+    bump_generation(session)
+    return True
 
 
 def list_incomplete_releases(session: Session, *, loaded_before: datetime) -> list[int]:
@@ -97,6 +123,8 @@ def activate_release(session: Session, release_id: int) -> Release:
     if not session.execute(update(Release).where(Release.id == release_id, Release.pruned_at.is_(None))
                            .values(is_active=True).execution_options(synchronize_session=False)).rowcount:
         raise ReleasePrunedError(f"release {release_id} was pruned meanwhile; it cannot be served again")
+    if release.details == FILE_LAYOUT:
+        bump_generation(session)  # the served release's file is attached first, past SQLite's limit too
     session.refresh(release)
     return release
 

@@ -1,7 +1,8 @@
 """Retention of procurement releases: which to prune, and pruning one a short transaction at a time.
 
 A pruned release keeps its row (and its datasets), so that the history of what was served stays
-listed, and loses everything it was served from: its own tables (store/details.py) and its items.
+listed, and loses everything it was served from: its own tables (store/details.py), or on SQLite
+the file that holds them (store/release_db.py), and its items.
 It is never served again. On SQLite the pages freed go to the file's free list, which the next load
 fills before the file grows; a database created with incremental auto-vacuum (every one created
 since schema step 10) also hands them back to the file system (`reclaim_step`).
@@ -17,6 +18,8 @@ from sqlalchemy.orm import Session
 
 from store.details import drop_next_detail_table
 from store.models import Release, StatItem
+from store.release_db import FILE_LAYOUT
+from store.releases import bump_generation
 
 DELETE_BATCH_ROWS = 5000
 # Pages handed back per transaction (4 KiB each): a step moves at most this many pages, a few
@@ -36,7 +39,11 @@ def mark_pruned(session: Session, release_id: int, *, now: datetime) -> bool:
     """Take a release out of service for good; False when it is the active one (activated meanwhile)."""
     done = session.execute(update(Release).where(Release.id == release_id, Release.is_active.is_(False))
                            .values(pruned_at=now).execution_options(synchronize_session=False))
-    return cast(CursorResult[Any], done).rowcount == 1
+    if cast(CursorResult[Any], done).rowcount != 1:
+        return False
+    if session.scalar(select(Release.details).where(Release.id == release_id)) == FILE_LAYOUT:
+        bump_generation(session)  # connections detach its file from their next checkout on
+    return True
 
 
 def prune_step(session: Session, release_id: int) -> bool:

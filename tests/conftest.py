@@ -20,6 +20,7 @@ from loaders.procurement.load import load_release
 from loaders.settings import load_settings
 from store.db import Base, create_store_engine, make_session_factory, session_scope
 from store.keys import create_key
+from store.release_db import FOLDER_SUFFIX
 from store.schema import upgrade
 from tests.helpers import PROBLEM_BASE
 
@@ -125,6 +126,10 @@ def database_url(request, tmp_path: Path) -> Iterator[str]:
         path = tmp_path / "test.db"
         if template:
             shutil.copyfile(template, path)
+            # On SQLite each release's own tables are in a file of its own beside the main one.
+            releases = Path(template + FOLDER_SUFFIX)
+            if releases.exists():
+                shutil.copytree(releases, Path(str(path) + FOLDER_SUFFIX))
         yield f"sqlite:///{path}"
         return
     admin = request.getfixturevalue("pg_admin")

@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -16,14 +17,31 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from sqlalchemy import inspect
 from werkzeug.serving import make_server
 
 from loaders.procurement.release import COLUMNS, OPTIONAL_COLUMNS
+from store.details import detail_tables
+from store.release_db import release_file, releases_folder
 
 PROBLEM_BASE = "https://problems.test"
 ROOT = Path(__file__).resolve().parents[1]
 # The project's own documents the tests read, beside this file wherever the test files themselves are.
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def release_table_names(engine, release_id: int) -> set[str]:  # noqa: ANN001
+    """Which of a release's own tables exist, in the main database or (SQLite) in the release's file."""
+    with engine.connect() as connection:
+        names = set(inspect(connection).get_table_names())
+    folder = releases_folder(engine)
+    if folder is not None and release_file(folder, release_id).exists():
+        own = sqlite3.connect(release_file(folder, release_id).as_uri() + "?mode=ro", uri=True)
+        try:
+            names |= {r[0] for r in own.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            own.close()
+    return names & {t.name for t in detail_tables(release_id).all}
 
 
 def assert_problem(response, status: int, slug: str) -> dict[str, Any]:  # noqa: ANN001

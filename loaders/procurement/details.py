@@ -1,6 +1,6 @@
 """A release's awards, parties, profiles and discount benchmarks: computed in DuckDB, then written
-to the release's own tables (store/details.py) in batches of their own transactions and indexed
-one index per transaction, before the release is completed."""
+to the release's own tables (store/details.py; on SQLite in the release's own file) in batches of
+their own transactions and indexed one index per transaction, before the release is completed."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from loaders.procurement.awards import award_count_rows, award_rows, build_award
 from loaders.procurement.benchmarks import benchmark_rows
 from loaders.procurement.parties import build_parties, party_rows, profile_rows, word_rows
 from store.db import session_scope
-from store.details import create_detail_tables, index_steps, insert_detail_rows
-from store.releases import item_batches
+from store.details import DETAILS_VERSION, create_detail_tables, index_steps, insert_detail_rows
+from store.release_db import FILE_LAYOUT, release_file_writer
+from store.releases import item_batches, publish_release_file
 
 log = logging.getLogger("gosterge.loaders.procurement")
 
@@ -42,9 +43,24 @@ def build_details(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def write_details(con: duckdb.DuckDBPyConnection, sessions: sessionmaker[Session], release_id: int,
-                  counted: Callable[[Iterator[dict[str, Any]]], Iterator[dict[str, Any]]]) -> None:
+                  counted: Callable[[Iterator[dict[str, Any]]], Iterator[dict[str, Any]]]) -> int:
     """Create the release's tables, fill them batch by batch and index them; `counted` wraps each
-    source of rows (to report progress). A failure leaves tables that the caller's purge drops."""
+    source of rows (to report progress). Returns the layout to complete the release with: on SQLite
+    they are written to the release's own file through a connection of its own, so that no step
+    holds the main file's write lock (store/release_db.py), and published once complete. A failure
+    leaves tables, or a file, that the caller's purge removes."""
+    with release_file_writer(sessions.kw["bind"], release_id) as writer:
+        _write_tables(con, writer.sessions if writer else sessions, release_id, counted)
+        if writer is None:
+            return DETAILS_VERSION
+        writer.finish()
+    with session_scope(sessions) as session:
+        publish_release_file(session, release_id)
+    return FILE_LAYOUT
+
+
+def _write_tables(con: duckdb.DuckDBPyConnection, sessions: sessionmaker[Session], release_id: int,
+                  counted: Callable[[Iterator[dict[str, Any]]], Iterator[dict[str, Any]]]) -> None:
     with session_scope(sessions) as session:
         tables = create_detail_tables(session, release_id)
     # Each source runs its query when its turn comes: a DuckDB connection holds one result at a time.

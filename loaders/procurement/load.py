@@ -20,7 +20,6 @@ from loaders.procurement.retention import prune_releases
 from loaders.procurement.validate import validate_release
 from loaders.settings import LoaderSettings, load_settings
 from store.db import session_scope
-from store.details import DETAILS_VERSION
 from store.release_files import remove_release_files
 from store.releases import (
     activate_release,
@@ -132,10 +131,10 @@ def load_release(
                     with session_scope(sessions) as session:
                         insert_items(session, release_id, batch)
                 log.info("statistics computed and written in %.1f s", time.perf_counter() - written)
-                write_details(con, sessions, release_id, counted)
+                details = write_details(con, sessions, release_id, counted)
                 build_release_files(con, opened, release_id, settings)
                 with session_scope(sessions) as session:
-                    complete_release(session, release_id, details=DETAILS_VERSION, tender_names=has_tender_names(con))
+                    complete_release(session, release_id, details=details, tender_names=has_tender_names(con))
                     if activate:
                         activate_release(session, release_id)
                     if before_commit is not None:

@@ -7,6 +7,7 @@ import io
 import os
 import signal
 import socket
+import threading
 import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
@@ -16,8 +17,10 @@ from pathlib import Path
 import pytest
 import requests
 
+from loaders.procurement import details
 from loaders.procurement.generate import generate_release
 from loaders.procurement.jobs import settle_abandoned
+from loaders.procurement.load import load_release
 from store.db import SQLITE_BUSY_TIMEOUT_MS, session_scope
 from store.jobs import create_job
 from store.releases import get_active_release
@@ -133,6 +136,44 @@ def test_interrupted_upload_leaves_no_files(app, make_key, database_url, limiter
 
 
 @pytest.mark.slow
+def test_a_paid_answer_does_not_wait_for_a_release_index_build(app, client, make_key, tmp_path, monkeypatch):
+    """While a load builds an index of the release's own tables, in a transaction that has written,
+    a paid answer (its credit debit writes) is served at once: on SQLite the index is built in the
+    release's own file, whose lock no debit takes (store/release_db.py)."""
+    sessions = app.extensions["gosterge.sessions"]
+    load_release(generate_release("tiny", seed=1, out=tmp_path / "first.zip"), sessions)
+    reader = {"Authorization": f"Bearer {make_key(credits=100)}"}
+    building, go_on = threading.Event(), threading.Event()
+    real = details.index_steps
+
+    def held(release_id: int) -> list:
+        first, *rest = real(release_id)
+
+        def build_and_hold(session) -> None:  # noqa: ANN001
+            first(session)  # the transaction has written: it holds the write lock until it ends
+            building.set()
+            go_on.wait(30)
+
+        return [build_and_hold, *rest]
+
+    monkeypatch.setattr(details, "index_steps", held)
+    with ThreadPoolExecutor(1) as pool:
+        loading = pool.submit(load_release, generate_release("tiny", seed=2, out=tmp_path / "second.zip"), sessions)
+        try:
+            assert building.wait(60), loading.exception(0)
+            started = time.monotonic()
+            answer = client.get("/v1/public-procurement/supply-flows?limit=5", headers=reader)
+            waited = time.monotonic() - started
+        finally:
+            go_on.set()
+        second = loading.result(120).release_id
+    # A generous bound on a shared machine; before, the debit waited for the whole step (10 s here).
+    assert answer.status_code == 200 and answer.headers["X-Credits-Remaining"] == "99", answer.get_data()
+    assert waited < 5, waited
+    with session_scope(sessions) as session:
+        assert get_active_release(session).id == second
+
+
 @pytest.mark.skipif(not NATIONAL, reason="set GOSTERGE_TEST_NATIONAL=1 (.ci/run does): generates and loads "
                                          "a national release, several minutes")
 def test_national_release_uploads_through_the_production_configuration(app, make_key, database_url,

@@ -3,16 +3,23 @@ when activated, and the space they took is used again or handed back."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
-from sqlalchemy import inspect, text
+import pytest
+from sqlalchemy import event, text
 
 from loaders.procurement.generate import generate_release
 from loaders.procurement.load import load_release
 from loaders.procurement.retention import prune_releases
+from store.awards import list_awards
+from store.db import session_scope
 from store.details import detail_tables
+from store.errors import DetailsMissingError
+from store.models import Release
+from store.release_db import releases_folder
 from tests.cli.test_cli import run
-from tests.helpers import assert_problem
+from tests.helpers import assert_problem, release_table_names
 
 # Paid answers read from every part a release keeps: served items, awards, party search and profiles.
 READS = ["/v1/public-procurement/competition-indices?dimension=province&period=2024",
@@ -33,10 +40,11 @@ def answers(client, headers) -> list[bytes]:  # noqa: ANN001
 
 
 def database_bytes(engine, database_url: str) -> int:  # noqa: ANN001
-    """The SQLite file's size once its write-ahead log is written back into it."""
+    """The SQLite file's size once its write-ahead log is written back into it, with the releases' own files."""
     with engine.connect() as connection:
         connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-    return Path(database_url.removeprefix("sqlite:///")).stat().st_size
+    own = sum(p.stat().st_size for p in releases_folder(engine).iterdir())
+    return Path(database_url.removeprefix("sqlite:///")).stat().st_size + own
 
 
 def load(sessions, tmp_path: Path, seed: int) -> int:  # noqa: ANN001
@@ -61,11 +69,12 @@ def test_four_releases_pruned_to_two(app, client, make_key, database_url, tmp_pa
     assert [listed[i]["pruned"] for i in ids] == [True, True, False, False]
     assert listed[ids[0]]["prunedAt"] and listed[ids[3]]["prunedAt"] is None and listed[ids[3]]["active"]
     with engine.connect() as connection:
-        tables = set(inspect(connection).get_table_names())
         items = connection.execute(text("SELECT count(*) FROM stat_items WHERE release_id IN (:a, :b)"),
                                    {"a": ids[0], "b": ids[1]}).scalar()
-    assert not {t.name for i in ids[:2] for t in detail_tables(i).all} & tables and items == 0
-    assert {t.name for t in detail_tables(ids[3]).all} <= tables
+    assert not release_table_names(engine, ids[0]) | release_table_names(engine, ids[1]) and items == 0
+    assert release_table_names(engine, ids[3]) == {t.name for t in detail_tables(ids[3]).all}
+    if sqlite:  # the pruned releases' files are gone, the kept ones' are there
+        assert sorted(p.name for p in releases_folder(engine).iterdir()) == [f"r{ids[2]}.sqlite", f"r{ids[3]}.sqlite"]
 
     refused = assert_problem(client.post(f"/v1/admin/releases/{ids[0]}/activate", headers=admin), 409, "conflict")
     assert "pruned" in refused["detail"]
@@ -102,3 +111,25 @@ def test_retention_after_each_load_and_the_command_line(database_url, tmp_path):
     pruned = run(["releases", "prune", "--keep", "1"], database_url, tmp_path)
     assert pruned.returncode == 0 and pruned.stdout.split() == ["2"]
     assert run(["releases", "prune", "--keep", "0"], database_url, tmp_path).returncode != 0
+
+
+def test_past_sqlites_attach_limit_the_served_and_newest_releases_are_read(app, client, make_key, tmp_path):
+    """SQLite opens a limited number of release files per connection (store/release_db.py): the one
+    served and the most recently loaded are attached; an older one answers as missing its tables."""
+    sessions, engine = app.extensions["gosterge.sessions"], app.extensions["gosterge.engine"]
+    if engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL keeps every release's tables in the one database")
+    event.listen(engine, "connect", lambda connection, record: connection.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 2))
+    engine.dispose()  # every connection from now on has the lower limit
+    ids = [load(sessions, tmp_path, seed) for seed in (1, 2, 3)]
+    admin = {"Authorization": f"Bearer {make_key(is_admin=True)}"}
+    reader = {"Authorization": f"Bearer {make_key(credits=1000)}"}
+    assert client.post(f"/v1/admin/releases/{ids[0]}/activate", headers=admin).status_code == 200
+    with engine.connect() as connection:
+        attached = {r[1] for r in connection.exec_driver_sql("PRAGMA database_list")} - {"main", "temp"}
+    assert attached == {f"r{ids[0]}", f"r{ids[2]}"}
+    assert client.get(READS[1], headers=reader).get_json()["total"] > 0  # the served one, activated after
+    with session_scope(sessions) as session:
+        older = session.get(Release, ids[1])
+        with pytest.raises(DetailsMissingError, match="most recently loaded"):
+            list_awards(session, release=older)

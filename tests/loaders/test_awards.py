@@ -10,9 +10,10 @@ from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import func, inspect, select
+from sqlalchemy import func, select
 
 from loaders.procurement import details
+from loaders.procurement import load as load_module
 from loaders.procurement.load import load_release
 from store.awards import AwardFilters, list_awards
 from store.benchmarks import list_discount_benchmarks
@@ -22,8 +23,10 @@ from store.items import TOP_AUTHORITIES, TOP_CONTRACTORS
 from store.models import Release, StatItem
 from store.pages import Page
 from store.parties import get_party_profile
+from store.release_db import releases_folder
 from store.releases import get_active_release, list_items
 from tests import reference_awards, reference_stats
+from tests.helpers import release_table_names
 
 
 def same(served, expected, path: str = "") -> None:  # noqa: ANN001
@@ -179,8 +182,33 @@ def test_a_load_that_fails_while_indexing_leaves_no_tables_items_or_release(app,
     with session_scope(sessions) as session:
         assert [r.id for r in session.scalars(select(Release))] == [first]
         assert session.scalar(select(func.count()).select_from(StatItem).where(StatItem.release_id != first)) == 0
-        tables = set(inspect(session.connection()).get_table_names())
-        assert {t.name for t in detail_tables(first).all} <= tables
-        assert not {t.name for t in detail_tables(first + 1).all} & tables
+        engine = session.get_bind()
+        assert release_table_names(engine, first) == {t.name for t in detail_tables(first).all}
+        assert not release_table_names(engine, first + 1)
         assert get_active_release(session).id == first
+        assert list_awards(session, release=get_active_release(session), limit=1).total > 0
+
+
+def test_a_load_that_fails_once_its_tables_are_written_leaves_no_file(app, demo_release, monkeypatch):
+    """On SQLite the release's file is complete and attached by every new connection before the
+    release is: a failure after that (building its download files) removes the file and detaches it."""
+    sessions = app.extensions["gosterge.sessions"]
+    first = load_release(demo_release, sessions).release_id
+
+    def failing(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(load_module, "build_release_files", failing)
+    with pytest.raises(RuntimeError, match="disk full"):
+        load_release(demo_release, sessions)
+    engine = sessions.kw["bind"]
+    assert not release_table_names(engine, first + 1)
+    folder = releases_folder(engine)
+    if folder is not None:
+        assert sorted(p.name for p in folder.iterdir()) == [f"r{first}.sqlite"]
+        with engine.connect() as connection:  # a new connection attaches the served release's file only
+            attached = [r[1] for r in connection.exec_driver_sql("PRAGMA database_list") if r[1] != "temp"]
+        assert attached == ["main", f"r{first}"]
+    with session_scope(sessions) as session:
+        assert [r.id for r in session.scalars(select(Release))] == [first]
         assert list_awards(session, release=get_active_release(session), limit=1).total > 0

@@ -9,11 +9,13 @@ from hypothesis import strategies as st
 from sqlalchemy import inspect, select
 
 import store.parties as parties_module
+from store.awards import release_tables
 from store.db import create_store_engine, make_session_factory
-from store.details import detail_tables, drop_next_detail_table
+from store.details import drop_next_detail_table
 from store.name_index import name_index
 from store.parties import search_parties
 from store.reference.folding import name_words
+from store.release_db import release_file, releases_folder
 from store.releases import get_active_release
 from tests.loaders.test_awards import walk
 
@@ -27,7 +29,7 @@ def searched(loaded_database, monkeypatch):
     monkeypatch.setattr(parties_module, "DRIVER_PROBE", 1)
     session = make_session_factory(engine)()
     release = get_active_release(session)
-    names = session.scalars(select(detail_tables(release.id).parties.c.name)).all()
+    names = session.scalars(select(release_tables(session, release).parties.c.name)).all()
     yield session, release, names
     session.close()
     engine.dispose()
@@ -35,7 +37,7 @@ def searched(loaded_database, monkeypatch):
 
 def _word_index_search(monkeypatch, **query):
     with monkeypatch.context() as m:
-        m.setattr(parties_module, "has_name_index", lambda session, release_id: False)
+        m.setattr(parties_module, "has_name_index", lambda *args: False)
         return search_parties(**query)
 
 
@@ -79,9 +81,11 @@ def test_a_common_word_pages_to_its_end_in_match_order(searched, monkeypatch):
 
 def test_the_name_index_is_dropped_with_the_release_tables(searched):
     session, release, _ = searched
-    assert name_index(release.id) in inspect(session.connection()).get_table_names()
+    schema = release_tables(session, release).parties.schema  # on SQLite, the release's own file
+    assert schema is not None
+    assert name_index(release.id) in inspect(session.connection()).get_table_names(schema=schema)
     while drop_next_detail_table(session, release.id):
         pass
     left = [t for t in inspect(session.connection()).get_table_names() if t.endswith(f"_r{release.id}")
             or f"_r{release.id}_" in t]
-    assert left == []
+    assert left == [] and not release_file(releases_folder(session.get_bind()), release.id).exists()
