@@ -32,6 +32,8 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from store.private import private_sqlite_file
+
 # Release.details of a release whose own tables are in a file of their own (SQLite).
 FILE_LAYOUT = 2
 # The counter bumped whenever the set of complete, unpruned release files changes.
@@ -118,8 +120,9 @@ class ReleaseFileWriter:
 
     def __init__(self, folder: Path, release_id: int):
         self.path = path = release_file(folder, release_id)
-        folder.mkdir(parents=True, exist_ok=True)
         remove_file(folder, release_id)  # a killed load's, whose release id was given again
+        # The service's own, as the main file is: the folder 0700 and the file 0600 from their creation.
+        private_sqlite_file(path)
         self.engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
         event.listen(self.engine, "connect", _writer_pragmas)
         event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))

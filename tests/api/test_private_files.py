@@ -1,5 +1,5 @@
 """What the service writes for itself is its user's alone: the var folder 0700, the SQLite database
-(with its WAL) and the outbox mails, which hold live decision tokens, 0600."""
+(with its WAL), each release's own file and the outbox mails, which hold live decision tokens, 0600."""
 
 from __future__ import annotations
 
@@ -61,3 +61,16 @@ def test_the_upload_folder_is_private(permissive_umask, make_app, make_key, tmp_
     admin = {"Authorization": f"Bearer {make_key(is_admin=True, target_app=app)}"}
     assert upload_and_wait(app.test_client(), admin, b"not a zip")["status"] == "refused"
     assert mode(uploads) == 0o700
+
+
+def test_a_releases_own_file_is_private(permissive_umask, app, tmp_path):
+    from loaders.procurement.generate import generate_release
+    from loaders.procurement.load import load_release
+    from store.release_db import release_file, releases_folder
+
+    engine = app.extensions["gosterge.engine"]
+    if releases_folder(engine) is None:
+        pytest.skip("PostgreSQL keeps a release's tables in the one database")
+    release_id = load_release(generate_release("tiny", seed=1, out=tmp_path / "tiny.zip"),
+                              app.extensions["gosterge.sessions"]).release_id
+    assert mode(releases_folder(engine)) == 0o700 and mode(release_file(releases_folder(engine), release_id)) == 0o600
