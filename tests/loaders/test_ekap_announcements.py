@@ -101,6 +101,27 @@ def test_goods_announced_with_a_name_naming_no_sector_are_released_in_the_goods_
     assert not entries(report, "sector-not-given") and report["summary"]["notes"]["sector-by-kind-fallback"] == 1
 
 
+def test_goods_announced_as_what_is_bought_alimi_are_goods_placed_by_those_words(tmp_path):
+    """An announcement may name no "mal alımı": "2026 Yılı Akaryakıt alımı 4734 sayılı …" is goods
+    placed by akaryakıt; an unknown name so announced still gets the fallback sector; "Güvenlik
+    Hizmeti alımı" stays a service."""
+    _, t, report = imported(tmp_path, ("2", announcement(kind="2026 Yılı Akaryakıt alımı"), False))
+    (tender,) = t["tenders.csv"]
+    assert (tender["procedure"], tender["tender_date"], tender["sector"]) == ("open", "2026-04-14", "2")
+    _, t, report = imported(tmp_path / "m", ("2", announcement(kind="Muhtelif Malzeme Alımı alımı"), False))
+    assert t["tenders.csv"][0]["sector"] == "18" and entries(report, "sector-by-kind-fallback")
+    _, t, _ = imported(tmp_path / "s", ("2", announcement(kind="Güvenlik Hizmeti alımı"), False))
+    assert t["tenders.csv"][0]["sector"] == "43"  # services: CPV 98, not a goods sector
+
+
+def test_goods_announced_under_the_heading_ihale_konusu_malin_are_goods(tmp_path):
+    """Section 2's heading says the kind when the sentence names none (here no sentence at all)."""
+    text = announcement(kind="").replace("| **2- İhalenin** | | |", "| **2- İhale konusu malın** | | |")
+    _, t, report = imported(tmp_path, ("2", text, False))
+    assert t["tenders.csv"][0]["sector"] == "18"
+    assert report["tenders"][0]["sectorRule"] == "kind-fallback:goods"
+
+
 def test_goods_whose_name_names_two_sectors_go_to_the_fallback_sector_too(tmp_path):
     """Akaryakıt (09) and kırtasiye (30): counting the whole tender in either would put the other's
     part in the wrong sector; the fallback is one documented place for every goods tender the
