@@ -86,7 +86,8 @@ class _Terms:
     the word index it begins, each also as a last word (`w` + NAME_END); [] when it begins none."""
 
     def __init__(self, connection: Connection, release_id: int) -> None:
-        self.connection, self.table, self.known = connection, f"party_words_r{int(release_id)}", {}
+        self.connection, self.table = connection, f"party_words_r{int(release_id)}"
+        self.known: dict[str, list[str] | None] = {}
 
     def __call__(self, word: str) -> list[str] | None:
         if len(word) <= LONGEST_PREFIX:
@@ -138,6 +139,7 @@ def _by_name(connection: Connection, release_id: int, rank: int, words: list[str
     the folded names; None when FEW_BY_NAME names or more begin with the query (the index is then
     quicker, its matches being dense)."""
     phrase, table = " ".join(words), f"parties_r{int(release_id)}"
+    values: tuple[str, ...]
     if rank == 0:
         where, values = "words = ?", (phrase,)
     else:
