@@ -3,10 +3,12 @@ as the word index does, and the index goes with the release's other tables."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import inspect, select
+from sqlalchemy import event, inspect, select
 
 import store.name_index as name_index_module
 import store.parties as parties_module
@@ -99,3 +101,27 @@ def test_the_name_index_is_dropped_with_the_release_tables(searched):
     left = [t for t in inspect(session.connection()).get_table_names() if t.endswith(f"_r{release.id}")
             or f"_r{release.id}_" in t]
     assert left == []
+
+
+def test_a_total_is_counted_once_per_release_load(searched):
+    """The count reads a whole posting list: the next page or search of the same words takes the
+    kept total, and a release loaded again (another load time) is counted afresh."""
+    session, release, _ = searched
+    counts: list[str] = []
+
+    def seen(conn, cursor, statement, *args):  # noqa: ANN001, ANN002
+        if "count(*)" in statement and name_index(release.id) in statement:
+            counts.append(statement)
+
+    engine = session.get_bind()
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        query = dict(session=session, release=release, kind="contractor", q="a", limit=1)
+        first = search_parties(**query)
+        again = search_parties(**query, after=first.positions[-1])
+        assert len(counts) == 1 and again.total == first.total
+        release.loaded_at = release.loaded_at + timedelta(seconds=1)
+        assert search_parties(**query).total == first.total and len(counts) == 2
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+        session.rollback()
