@@ -18,7 +18,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         result = import_ekap([Path(p) for p in args.paths], Path(args.out), release=args.release,
                              base=Path(args.base) if args.base else None,
                              report_path=Path(args.report) if args.report else None, strict=args.strict,
-                             exclude=args.exclude)
+                             exclude=args.exclude, goods_unplaced=args.goods_unplaced)
     except (InputError, ImportRefusedError, BaseReleaseError) as exc:
         say(f"error: {exc}")
         return 2
@@ -67,4 +67,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     imp.add_argument("--strict", action="store_true", help="write no release when anything could not be mapped")
     imp.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
                      help="leave out files whose name or path matches this glob (repeatable); the report lists them")
+    from loaders.ekap.goods import GOODS_UNPLACED
+
+    imp.add_argument("--goods-unplaced", choices=GOODS_UNPLACED, default=GOODS_UNPLACED[0],
+                     help="goods with no OKAS code whose name names no one sector: released in the goods fallback "
+                     "sector (default, noted as sector-by-kind-fallback) or kept out of the release")
     imp.set_defaults(func=cmd_import)

@@ -75,7 +75,7 @@ def _indexed_search(session: Session, release: Release, kind: str, words: list[s
         return Page([], [], 0)
     last = int(session.scalar(select(func.max(p.seq)).where(p.kind == kind)))
     positions, total = search_positions(session, release.id, words, (int(first), last), after=after, limit=limit,
-                                        schema=parties.schema)
+                                        schema=parties.schema, loaded=release.loaded_at)
     if not positions:
         return Page([], [], total)
     found = {r["seq"]: r for r in session.execute(

@@ -1,7 +1,7 @@
 """A tender announcement (İhale İlanı, EKAP's type 2) or a correction notice repeating it, read for
 what a result notice would otherwise give: the procedure from "4734 sayılı Kamu İhale Kanununun
 19 uncu maddesine göre açık ihale usulü", the kind of work from "… mal alımı / yapım işi / hizmet
-alımı", the tender date from "2.1. Tarih ve Saati : 14.04.2026 - 10:30" and the authority from
+alımı" (goods also from "… alımı 4734 sayılı" or the heading "İhale konusu malın"), the tender date from "2.1. Tarih ve Saati : 14.04.2026 - 10:30" and the authority from
 "1.1. Adı" with its address "1.2. Adresi". The rules are in docs/ekap.md."""
 
 from __future__ import annotations
@@ -19,6 +19,12 @@ _ROW = re.compile(r"(\d+)\.(\d+)\.?[ \t]*([^:\n]{1,60}?)[ \t]*:[ \t]*([^\n]+)")
 _ARTICLE = re.compile(r"4734 sayili kamu ihale kanununun (\d+)\s*\S*\s*maddesi\S*\s*(?:\(?([a-f])\)?\s*bendine)?")
 PROCEDURE_TEXT = {"19": "Açık", "20": "Belli İstekliler Arasında"}
 KINDS = (("yapim isi", "Yapım işi"), ("hizmet alimi", "Hizmet alımı"), ("mal alimi", "Mal alımı"))
+# A goods announcement may name no "mal alımı": its sentence can read "<what is bought> alımı 4734
+# sayılı Kamu İhale Kanununun …" (services always say "hizmet alımı", which KINDS finds first), and
+# its section 2 is headed "İhale konusu malın" (services "… hizmetin", works "… yapım işinin").
+GOODS_SENTENCE = "alimi 4734 sayili"
+SECTION_KINDS = (("ihale konusu malin", "Mal alımı"), ("ihale konusu hizmetin", "Hizmet alımı"),
+                 ("ihale konusu yapim isinin", "Yapım işi"))
 _BLOCK_END = re.compile(r"</(?:tr|p|div|h\d)>|<br\s*/?>", re.IGNORECASE)
 _IKN = re.compile(r"ihale kayit numarasi\s*:\s*(\d{4}/\d+)")
 # A direct-procurement number (Doğrudan Temin Numarası): the year's last two digits, DT, a serial.
@@ -61,7 +67,23 @@ def read_announcement(text: str, *, html: bool) -> dict[str, str]:
         fields["tender_type"] = min(found)[1]  # the first kind of work the text names
         if subject := _subject(plain, next(w for w, n in KINDS if n == fields["tender_type"])):
             fields["subject"] = subject
+    elif kind := _kind_otherwise(folded):
+        fields["tender_type"] = kind
+        if kind == "Mal alımı" and (subject := _subject(plain, GOODS_SENTENCE)):
+            fields["subject"] = subject
     return fields
+
+
+def _kind_otherwise(folded: str) -> str | None:
+    """The kind of work of an announcement that names none of KINDS: its section 2 heading, else
+    "… alımı 4734 sayılı" as goods, unless the word before it names a service ("Güvenlik Hizmeti
+    alımı")."""
+    if headed := [(folded.find(words), name) for words, name in SECTION_KINDS if words in folded]:
+        return min(headed)[1]
+    if (at := folded.find(GOODS_SENTENCE)) >= 0:
+        before = folded[:at].split()
+        return "Hizmet alımı" if before and before[-1].startswith("hizmet") else "Mal alımı"
+    return None
 
 
 def _subject(plain: str, kind_words: str) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from loaders.ekap.base import BaseRelease, read_base
 from loaders.ekap.files import list_files
 from loaders.ekap.frames import release_tables
+from loaders.ekap.goods import GOODS_UNPLACED
 from loaders.ekap.inputs import FileResult, is_plainly_not_a_record, read_file
 from loaders.ekap.purchases import PurchaseMapper
 from loaders.ekap.registry import Registry
@@ -78,29 +79,34 @@ def read_inputs(files: list[Path], *, workers: int | None = None) -> list[FileRe
         return list(pool.map(read_file, files, range(len(files)), chunksize=chunk))
 
 
-def map_records(results: list[FileResult], registry: Registry, report: Report,
-                published: date) -> tuple[list[TenderRow], list[dict[str, str]]]:
+def map_records(results: list[FileResult], registry: Registry, report: Report, published: date,
+                goods_unplaced: str = "fallback") -> tuple[list[TenderRow], list[dict[str, str]]]:
     """The tenders' rows and the direct purchases' rows of every file read."""
     for result in results:
         report.inputs.append({"file": result.file, "shape": result.shape, "records": len(result.records)})
         report.extend(result.entries)
     groups = group_records([r for result in results for r in result.records], report)
-    mapper = Mapper(registry, report, published)
+    mapper = Mapper(registry, report, published, goods_unplaced)
     rows = []
     for group in groups:
         row, trace = mapper.map(build_picture(group, report))
         report.tenders.append(trace)
         if row is not None:
             rows.append(row)
-    purchases = PurchaseMapper(registry, report, published).rows([d for result in results for d in result.direct])
+    direct = [d for result in results for d in result.direct]
+    purchases = PurchaseMapper(registry, report, published, goods_unplaced).rows(direct)
     return rows, purchases
 
 
 def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, base: Path | None = None,
                 report_path: Path | None = None, strict: bool = False, now: datetime | None = None,
-                workers: int | None = None, exclude: list[str] | None = None) -> ImportResult:
+                workers: int | None = None, exclude: list[str] | None = None,
+                goods_unplaced: str = "fallback") -> ImportResult:
     """Read the records, map them, and write the release and the report (only the report when
-    `strict` and anything could not be mapped); files matching an `exclude` glob are not read."""
+    `strict` and anything could not be mapped); files matching an `exclude` glob are not read;
+    `goods_unplaced` says what becomes of goods their name places in no one sector (GOODS_UNPLACED)."""
+    if goods_unplaced not in GOODS_UNPLACED:
+        raise ImportRefusedError(f"--goods-unplaced {goods_unplaced!r} is not one of {', '.join(GOODS_UNPLACED)}")
     name, published = release_week(release, now or datetime.now(UTC))
     report_path = report_path or out.with_name(out.name.removesuffix(".zip") + ".report.json")
     registry, report = Registry(), Report()
@@ -112,7 +118,8 @@ def import_ekap(paths: list[Path], out: Path, *, release: str | None = None, bas
     if previous.release and previous.release >= name:
         raise ImportRefusedError(_week_served(name, previous.release, base, published))
     refused = [FileResult(str(path), "none").refuse(exc.reason, str(exc)) for path, exc in listing.refused]
-    rows, purchases = map_records(refused + read_inputs(files, workers=workers), registry, report, published.date())
+    rows, purchases = map_records(refused + read_inputs(files, workers=workers), registry, report, published.date(),
+                                   goods_unplaced)
     tables = release_tables(rows, previous, registry, report, purchases)
     refused_files = sum(1 for i in report.inputs if i["shape"] == "none")
     report.counts = {"files": len(files) + len(listing.refused), "filesRefused": refused_files,

@@ -11,7 +11,7 @@ from typing import Any
 
 from loaders.ekap.authority_types import classify_authority
 from loaders.ekap.direct import DirectRecord, contract_value
-from loaders.ekap.goods import goods_sector
+from loaders.ekap.goods import goods_fallback_sector, goods_sector
 from loaders.ekap.mapping import fallback_sector, okas_codes, sector_from_codes, tender_type
 from loaders.ekap.places import province_from_name
 from loaders.ekap.registry import Authority, Registry
@@ -27,6 +27,7 @@ class PurchaseMapper:
     registry: Registry
     report: Report
     published: date
+    goods_unplaced: str = "fallback"  # as a tender's (tables.Mapper): "fallback" or "keep-out"
 
     def rows(self, records: list[DirectRecord]) -> list[dict[str, str]]:
         """The rows of every record in input order; a later record of the same DT number replaces
@@ -134,9 +135,24 @@ class PurchaseMapper:
 
     def _sector(self, record: DirectRecord, where: dict) -> int | None:
         """As a tender's: the OKAS codes (BransKodList), else the kind of purchase (Turu): works and
-        services their fallback sector, goods the sector their name names."""
+        services their fallback sector, goods the sector their name names, else the goods fallback
+        (or none under `--goods-unplaced keep-out`)."""
         if (sector := sector_from_codes(okas_codes(record.okas))) is not None:
             return sector
+        printed = clean_text(record.fields.get("type"))
+        kind = tender_type(printed, printed if printed.isdigit() else record.fields.get("type_code"))
+        number, name = record.fields.get("number"), clean_text(record.fields.get("name"))
+        if kind != "goods":
+            sector = fallback_sector(kind)
+        elif (sector := goods_sector(name)[0]) is None and self.goods_unplaced == "fallback":
+            sector = goods_fallback_sector()
+            self.report.note("sector-by-kind-fallback", f"direct procurement {number}: no OKAS code, and its name "
+                             f"({name or 'no name'!r}) names no one sector: sector {sector}, the goods fallback",
+                             field="sector", **where)
+        if sector is None:
+            self.report.kept_out("sector-not-given", f"direct procurement {number}: no OKAS code, and its kind "
+                                 f"({kind or 'unknown'}) and name place it in no sector", field="sector", **where)
+        return sector
         printed = clean_text(record.fields.get("type"))
         kind = tender_type(printed, printed if printed.isdigit() else record.fields.get("type_code"))
         sector = goods_sector(clean_text(record.fields.get("name")))[0] if kind == "goods" else fallback_sector(kind)

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from loaders.ekap.authority_types import classify_authority
-from loaders.ekap.goods import goods_sector
+from loaders.ekap.goods import goods_fallback_sector, goods_sector
 from loaders.ekap.mapping import fallback_sector, okas_codes, procedure_id, sector_from_codes, tender_type
 from loaders.ekap.names import is_joint_venture, normalise_name
 from loaders.ekap.notice import Notice
@@ -51,6 +51,20 @@ class TenderRow:
     name: str | None = None  # İhale Adı
 
 
+def tender_name(picture: TenderPicture) -> str | None:
+    """The tender's name (İhale Adı): EKAP's `ihaleAdi` (or a saved record's `name`), else the
+    first result notice's "2- İhale konusu …  a) Adı"; None when neither gives one."""
+    notice = picture.first_notice
+    return clean_text(picture.fields.get("name")) or (clean_text(notice.fields.get("subject")) if notice else "") \
+        or None
+
+
+def goods_name(picture: TenderPicture) -> str:
+    """What a goods tender's name says: its name and the words its announcement puts before "mal
+    alımı", joined; empty when neither is given."""
+    return " / ".join(t for t in (tender_name(picture), picture.announced.get("subject")) if t)
+
+
 @dataclass
 class Mapper:
     """Maps pictures to rows, adding authorities and contractors to the registry and problems to the report."""
@@ -58,6 +72,7 @@ class Mapper:
     registry: Registry
     report: Report
     published: date
+    goods_unplaced: str = "fallback"  # a goods tender its name does not place: "fallback" or "keep-out"
 
     def map(self, picture: TenderPicture) -> tuple[TenderRow | None, dict[str, Any]]:
         where = {"file": ", ".join(dict.fromkeys(picture.files)), "ikn": picture.ikn}
@@ -74,7 +89,7 @@ class Mapper:
         awards, status = self._awards(picture, where, day)
         lots = max(1, len(picture.lots))
         row = TenderRow(picture.ikn, authority, day, procedure, sector, self._estimate(picture, where), lots, awards,
-                        self._name(picture))
+                        tender_name(picture))
         return row, {**trace, "status": status, "lots": lots, "awardedLots": sum(1 for a in awards if a.contractor)}
 
     def _authority(self, picture: TenderPicture, where: dict, trace: dict) -> Authority | None:
@@ -129,14 +144,6 @@ class Mapper:
             self.report.note("authority-province-from-name", f"province of {name!r} read from its name",
                              field="province", **where)
         return plate
-
-    @staticmethod
-    def _name(picture: TenderPicture) -> str | None:
-        """The tender's name (İhale Adı): EKAP's `ihaleAdi` (or a saved record's `name`), else the
-        first result notice's "2- İhale konusu …  a) Adı"; None when neither gives one."""
-        notice = picture.first_notice
-        return clean_text(picture.fields.get("name")) or (clean_text(notice.fields.get("subject")) if notice else "") \
-            or None
 
     def _tender_date(self, picture: TenderPicture, where: dict) -> date | None:
         notice = picture.first_notice
@@ -198,17 +205,24 @@ class Mapper:
 
     def _goods_sector(self, picture: TenderPicture, where: dict, trace: dict) -> int | None:
         """A goods tender with no OKAS code: the sector its name's words name (loaders/ekap/goods.py),
-        read from the tender's name and the words its announcement puts before "mal alımı"."""
-        name = " / ".join(t for t in (self._name(picture), picture.announced.get("subject")) if t)
+        read from the tender's name and the words its announcement puts before "mal alımı"; when they
+        name none or two, the goods fallback sector, or nothing under `--goods-unplaced keep-out`."""
+        name = goods_name(picture)
         sector, words = goods_sector(name)
-        if sector is None:
-            why = f"its name's words {words} name several sectors" if words else "its name names no sector"
-            self.report.kept_out("sector-not-given", f"no OKAS code, and goods have no fallback sector: {why} "
+        if sector is not None:
+            self.report.note("sector-by-goods-name", f"no OKAS code: sector {sector} by the words {words} of the "
+                             "goods tender's name", field="sector", **where)
+            trace.update(sector=sector, sectorRule=f"goods-name:{words[0]}")
+            return sector
+        why = f"its name's words {words} name several sectors" if words else "its name names no sector"
+        if self.goods_unplaced == "keep-out":
+            self.report.kept_out("sector-not-given", f"no OKAS code, and --goods-unplaced keep-out: {why} "
                                  f"({name or 'no name'!r})", field="sector", **where)
             return None
-        self.report.note("sector-by-goods-name", f"no OKAS code: sector {sector} by the words {words} of the goods "
-                         f"tender's name", field="sector", **where)
-        trace.update(sector=sector, sectorRule=f"goods-name:{words[0]}")
+        sector = goods_fallback_sector()
+        self.report.note("sector-by-kind-fallback", f"no OKAS code, and {why} ({name or 'no name'!r}): sector "
+                         f"{sector}, the goods fallback", field="sector", **where)
+        trace.update(sector=sector, sectorRule="kind-fallback:goods")
         return sector
 
     def _amount(self, notice: Notice, name: str, where: dict) -> Decimal | None:

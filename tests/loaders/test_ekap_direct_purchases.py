@@ -102,9 +102,17 @@ def test_an_amount_in_another_notation_or_currency_is_reported_not_converted(tmp
     assert [e["field"] for e in entries(report, "currency")] == ["amount"]
 
 
-def test_goods_bought_directly_are_placed_by_their_name_or_kept_out(tmp_path):
-    _, t, report = imported(tmp_path, ihale_mcp_detail(contract(), name="MUHTELİF MALZEME ALIMI"),
-                            ihale_mcp_detail(contract(), number="26DT507664", name="MOTORİN ALIMI"))
+def test_goods_bought_directly_are_placed_by_their_name_or_the_goods_fallback_sector(tmp_path):
+    """As a tender's: a name the table does not place goes to the goods fallback sector (18), noted;
+    under --goods-unplaced keep-out it is kept out."""
+    details = (ihale_mcp_detail(contract(), name="MUHTELİF MALZEME ALIMI"),
+               ihale_mcp_detail(contract(), number="26DT507664", name="MOTORİN ALIMI"))
+    _, t, report = imported(tmp_path, *details)
+    assert [(r["purchase_id"], r["sector"]) for r in t["direct_purchases.csv"]] == [
+        ("26DT507662/1", "18"), ("26DT507664/1", "2")]
+    assert [e["ikn"] for e in entries(report, "sector-by-kind-fallback")] == ["26DT507662"]
+    (tmp_path / "k").mkdir()
+    _, t, report = imported(tmp_path / "k", *details, goods_unplaced="keep-out")
     assert [(r["purchase_id"], r["sector"]) for r in t["direct_purchases.csv"]] == [("26DT507664/1", "2")]
     assert [e["ikn"] for e in entries(report, "sector-not-given")] == ["26DT507662"]
 
