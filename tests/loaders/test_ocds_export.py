@@ -191,8 +191,10 @@ def test_the_package_is_the_same_bytes_whatever_the_number_of_processes(demo_rel
     from loaders.procurement.validate import load_raw_tables
 
     monkeypatch.setattr(parts, "TENDERS_PER_PART", 250)  # 600 tenders: parts of 250, 250 and 100
-    # A spawned process first runs the parent's __main__; in a test process Streamlit's AppTest may have
-    # left a dashboard page there, which every child would run (and die on) before its first part.
+    # Still needed with the executor: a spawned process first runs the parent's __main__ (multiprocessing's
+    # spawn start does, whatever the pool), and in a test process Streamlit's AppTest may have left a
+    # dashboard page there, which every child would run and die on: the export would fail, no longer hang
+    # (test_a_load_whose_package_worker_dies_fails_and_leaves_nothing), but these bytes would go unchecked.
     monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     settings = load_settings({})
     written = {}
@@ -212,3 +214,79 @@ def test_the_package_is_the_same_bytes_whatever_the_number_of_processes(demo_rel
     assert_equal_to_tables(package, demo_release)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"1{suffix}", f"3{suffix}", *(
         p.name for p in tmp_path.iterdir() if p.name.startswith("gosterge-release-"))])
+
+
+# Run as a script, the `gosterge` command with parts of 250 tenders (the demo's 600 make three, so a
+# pool of processes writes them); run again as `__mp_main__` (what a spawned process does with its
+# parent's __main__ first), it fails, as a dashboard page left as __main__ by Streamlit would.
+CRASHING_CHILDREN = """
+import sys
+
+if __name__ != "__main__":
+    raise RuntimeError("a worker that cannot start")
+
+from cli import main
+from loaders.ocds import parts
+
+parts.TENDERS_PER_PART = 250
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_an_export_whose_worker_dies_fails_with_one_line_naming_the_release(loaded_database, loaded_files_dir,
+                                                                            tmp_path):
+    script = tmp_path / "crashing_children.py"
+    script.write_text(CRASHING_CHILDREN, encoding="utf-8")
+    env = {"GOSTERGE_DATABASE_URL": loaded_database, "GOSTERGE_VAR_DIR": str(tmp_path),
+           "GOSTERGE_RELEASE_FILES_DIR": str(loaded_files_dir), "PYTHONPATH": str(ROOT)}
+    out = tmp_path / "out.json.gz"
+    # Bounded: a pool that replaces its dead workers would wait for their parts for ever.
+    done = subprocess.run([sys.executable, str(script), "export", "ocds", "--out", str(out)],
+                          env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "a worker that cannot start" in done.stderr  # the worker's own error is shown
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: release 2026-W47: a process writing its OCDS package died"), done.stderr
+    assert not list(tmp_path.glob("*.json*")) and not list(tmp_path.glob(".*partial*"))
+
+
+def test_a_load_whose_package_worker_dies_fails_and_leaves_nothing(demo_release, database_url, tmp_path,
+                                                                   monkeypatch):
+    import threading
+
+    from sqlalchemy import func, select
+
+    from loaders.ocds import parts
+    from store.db import session_scope
+    from store.models import Release
+
+    script = tmp_path / "page.py"
+    script.write_text('raise RuntimeError("a worker that cannot start")\n', encoding="utf-8")
+    crashing = types.ModuleType("__main__")
+    crashing.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", crashing)  # each spawned process runs it first, and dies
+    monkeypatch.setattr(parts, "TENDERS_PER_PART", 250)
+    files = tmp_path / "files"
+    engine = create_store_engine(database_url)
+    upgrade(engine)
+    sessions = make_session_factory(engine)
+    settings = load_settings({"GOSTERGE_RELEASE_FILES_DIR": str(files)})
+    raised: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            load_release(demo_release, sessions, settings=settings)
+        except BaseException as exc:  # noqa: BLE001  (what the load raised is the test's to check)
+            raised.append(exc)
+
+    # In a thread, bounded: a pool that replaces its dead workers would wait for their parts for ever.
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the load hangs on a dead worker"
+    assert [type(e) for e in raised] == [parts.PartWriterDied]
+    assert str(raised[0]).startswith("release 2026-W47: a process writing its OCDS package died")
+    with session_scope(sessions) as session:
+        assert session.scalar(select(func.count()).select_from(Release)) == 0  # not even an incomplete one
+    engine.dispose()
+    assert not files.exists() or list(files.iterdir()) == []
