@@ -66,10 +66,10 @@ def loaded_files_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("loaded-files")
 
 
-@pytest.fixture(scope="session")
-def loaded_template(request, tmp_path_factory, demo_release, loaded_files_dir) -> Iterator[str]:
-    """The demo release loaded once per session (per xdist worker) into a database that each test of
-    `loaded_database` starts from a copy of: the path of a SQLite file, or a PostgreSQL schema's name."""
+def release_template(request, tmp_path_factory, release: Path, files_dir: Path) -> Iterator[str]:
+    """`release` loaded into a database of its own (its files in `files_dir`), for tests to start from a
+    copy of: yields the path of a SQLite file, or a PostgreSQL schema's name. A module's fixture named
+    `database_template` that yields from it gives that module's `database_url` a copy (see below)."""
     if PG_URL:
         admin = request.getfixturevalue("pg_admin")
         schema = _create_schema(admin)
@@ -78,12 +78,19 @@ def loaded_template(request, tmp_path_factory, demo_release, loaded_files_dir) -
         url = f"sqlite:///{tmp_path_factory.mktemp('template') / 'loaded.db'}"
     engine = create_store_engine(url)
     upgrade(engine)
-    settings = replace(load_settings(), release_files_dir=loaded_files_dir)
-    load_release(demo_release, make_session_factory(engine), settings=settings)
+    settings = replace(load_settings(), release_files_dir=files_dir)
+    load_release(release, make_session_factory(engine), settings=settings)
     engine.dispose()  # SQLite: the last connection to close folds the WAL into the file
     yield schema if PG_URL else url.removeprefix("sqlite:///")
     if PG_URL:
         _drop_schema(admin, schema)
+
+
+@pytest.fixture(scope="session")
+def loaded_template(request, tmp_path_factory, demo_release, loaded_files_dir) -> Iterator[str]:
+    """The demo release loaded once per session (per xdist worker) into a database that each test of
+    `loaded_database` starts from a copy of."""
+    yield from release_template(request, tmp_path_factory, demo_release, loaded_files_dir)
 
 
 def _copy_schema(admin: Engine, template: str, schema: str) -> None:
@@ -118,9 +125,11 @@ def _copy_schema(admin: Engine, template: str, schema: str) -> None:
 @pytest.fixture
 def database_url(request, tmp_path: Path) -> Iterator[str]:
     """A database of its own for each test: a SQLite file, or a fresh PostgreSQL schema. A test that
-    uses `loaded_database` (or `loaded_app`) gets a copy of the session's loaded template instead."""
-    loaded = "loaded_database" in request.fixturenames
-    template = request.getfixturevalue("loaded_template") if loaded else None
+    uses `loaded_database` (or `loaded_app`) gets a copy of the session's loaded template instead, and
+    one that uses its module's `database_template` a copy of that: a release loaded once, not per test."""
+    names = request.fixturenames
+    template = (request.getfixturevalue("loaded_template") if "loaded_database" in names
+                else request.getfixturevalue("database_template") if "database_template" in names else None)
     if not PG_URL:
         path = tmp_path / "test.db"
         if template:
