@@ -67,10 +67,10 @@ def loaded_files_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("loaded-files")
 
 
-@pytest.fixture(scope="session")
-def loaded_template(request, tmp_path_factory, demo_release, loaded_files_dir) -> Iterator[str]:
-    """The demo release loaded once per session (per xdist worker) into a database that each test of
-    `loaded_database` starts from a copy of: the path of a SQLite file, or a PostgreSQL schema's name."""
+def release_template(request, tmp_path_factory, release: Path, files_dir: Path) -> Iterator[str]:
+    """`release` loaded into a database of its own (its files in `files_dir`), for tests to start from a
+    copy of: yields the path of a SQLite file, or a PostgreSQL schema's name. A module's fixture named
+    `database_template` that yields from it gives that module's `database_url` a copy (see below)."""
     if PG_URL:
         admin = request.getfixturevalue("pg_admin")
         schema = _create_schema(admin)
@@ -79,12 +79,19 @@ def loaded_template(request, tmp_path_factory, demo_release, loaded_files_dir) -
         url = f"sqlite:///{tmp_path_factory.mktemp('template') / 'loaded.db'}"
     engine = create_store_engine(url)
     upgrade(engine)
-    settings = replace(load_settings(), release_files_dir=loaded_files_dir)
-    load_release(demo_release, make_session_factory(engine), settings=settings)
+    settings = replace(load_settings(), release_files_dir=files_dir)
+    load_release(release, make_session_factory(engine), settings=settings)
     engine.dispose()  # SQLite: the last connection to close folds the WAL into the file
     yield schema if PG_URL else url.removeprefix("sqlite:///")
     if PG_URL:
         _drop_schema(admin, schema)
+
+
+@pytest.fixture(scope="session")
+def loaded_template(request, tmp_path_factory, demo_release, loaded_files_dir) -> Iterator[str]:
+    """The demo release loaded once per session (per xdist worker) into a database that each test of
+    `loaded_database` starts from a copy of."""
+    yield from release_template(request, tmp_path_factory, demo_release, loaded_files_dir)
 
 
 def _copy_schema(admin: Engine, template: str, schema: str) -> None:
@@ -119,11 +126,18 @@ def _copy_schema(admin: Engine, template: str, schema: str) -> None:
 @pytest.fixture
 def database_url(request, tmp_path: Path) -> Iterator[str]:
     """A database of its own for each test: a SQLite file, or a fresh PostgreSQL schema. A test that
-    uses `loaded_database` (or `loaded_app`) gets a copy of the session's loaded template instead."""
-    loaded = "loaded_database" in request.fixturenames
-    template = request.getfixturevalue("loaded_template") if loaded else None
+    uses `loaded_database` (or `loaded_app`) gets a copy of the session's loaded template instead, and
+    one that uses its module's `database_template` a copy of that: a release loaded once, not per test."""
+    names = request.fixturenames
+    template = (request.getfixturevalue("loaded_template") if "loaded_database" in names
+                else request.getfixturevalue("database_template") if "database_template" in names else None)
+    yield from database_copy(request, tmp_path, template)
+
+
+def database_copy(request, folder: Path, template: str | None) -> Iterator[str]:
+    """A database of its own (in `folder` on SQLite), empty or a copy of `template`: yields its URL."""
     if not PG_URL:
-        path = tmp_path / "test.db"
+        path = folder / "test.db"
         if template:
             shutil.copyfile(template, path)
             # On SQLite each release's own tables are in a file of its own beside the main one.
@@ -163,24 +177,34 @@ def make_app(database_url: str, limiter_storage: str, tmp_path: Path, loaded_fil
     apps = []
 
     def factory(**overrides: Any):
-        # KEY_CACHE_MS 0: tests write to the store and read at once, as if through another process,
-        # so the app reads keys and data versions on every request; tests/api/test_promises.py and
-        # test_answer_cache.py set it to check what the workers remember.
-        config = {"DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": limiter_storage,
-                  "PROBLEM_BASE": PROBLEM_BASE, "UPGRADE_URL": "https://pricing.test", "DEFAULT_RATE": "1000/minute",
-                  "UPLOAD_DIR": str(tmp_path / "uploads"), "KEY_CACHE_MS": 0,
-                  # The demo release's download files: an app on `loaded_database` serves them.
-                  "RELEASE_FILES_DIR": str(loaded_files_dir), **overrides}
-        app = create_app(config)
-        app.config["TESTING"] = True
-        upgrade(app.extensions["gosterge.engine"])
+        app = configured_app(database_url, limiter_storage, tmp_path / "uploads", loaded_files_dir, **overrides)
         apps.append(app)
         return app
 
     yield factory
     for app in apps:
-        app.extensions["gosterge.debits"].close()
-        app.extensions["gosterge.engine"].dispose()
+        close_app(app)
+
+
+def configured_app(database_url: str, limiter_storage: str, uploads: Path, files: Path, **overrides: Any):  # noqa: ANN201
+    """The app as the tests configure it, its store upgraded."""
+    # KEY_CACHE_MS 0: tests write to the store and read at once, as if through another process,
+    # so the app reads keys and data versions on every request; tests/api/test_promises.py and
+    # test_answer_cache.py set it to check what the workers remember.
+    config = {"DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": limiter_storage,
+              "PROBLEM_BASE": PROBLEM_BASE, "UPGRADE_URL": "https://pricing.test", "DEFAULT_RATE": "1000/minute",
+              "UPLOAD_DIR": str(uploads), "KEY_CACHE_MS": 0,
+              # The demo release's download files: an app on `loaded_database` serves them.
+              "RELEASE_FILES_DIR": str(files), **overrides}
+    app = create_app(config)
+    app.config["TESTING"] = True
+    upgrade(app.extensions["gosterge.engine"])
+    return app
+
+
+def close_app(app) -> None:  # noqa: ANN001
+    app.extensions["gosterge.debits"].close()
+    app.extensions["gosterge.engine"].dispose()
 
 
 @pytest.fixture
@@ -197,15 +221,19 @@ def client(app):
 def make_key(app):
     """Create a key in the app's store and return the clear key."""
 
-    def factory(*, apis=("finance-news", "public-procurement"), credits=1000, rate="1000/minute",
-                expires_at=None, is_admin=False, target_app=None) -> str:
-        target = target_app or app
-        with session_scope(target.extensions["gosterge.sessions"]) as session:
-            _, key = create_key(session, apis=list(apis), credits=credits, rate=rate, now=datetime.now(UTC),
-                                expires_at=expires_at, is_admin=is_admin)
-        return key
+    def factory(*, target_app=None, **options: Any) -> str:
+        return new_key(target_app or app, **options)
 
     return factory
+
+
+def new_key(app, *, apis=("finance-news", "public-procurement"), credits=1000, rate="1000/minute",  # noqa: ANN001
+            expires_at=None, is_admin=False) -> str:
+    """A key created in the app's store: the clear key."""
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        _, key = create_key(session, apis=list(apis), credits=credits, rate=rate, now=datetime.now(UTC),
+                            expires_at=expires_at, is_admin=is_admin)
+    return key
 
 
 @pytest.fixture

@@ -101,7 +101,9 @@ class LiveServer:
     def __init__(self, app):  # noqa: ANN001
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # Polled every 50 ms, not serve_forever's 500: shutdown() waits for the next poll, and the
+        # suite stops a live server after each of a hundred tests.
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     def __enter__(self) -> LiveServer:
         self.thread.start()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 
-from loaders.ocds.parts import write_package_file
+from loaders.ocds.parts import PartWriterDied, write_package_file
 from loaders.procurement.release import open_release
 from loaders.procurement.release_files import package_info
 from loaders.procurement.validate import load_raw_tables
@@ -52,6 +52,8 @@ def export_package(tables_zip: Path, out: Path, settings: LoaderSettings) -> int
             try:
                 count = write_package_file(con, package_info(opened.manifest, settings), partial, Path(work))
                 os.replace(partial, out)
+            except PartWriterDied as exc:
+                raise ExportError(str(exc)) from exc
             finally:
                 partial.unlink(missing_ok=True)
             return count

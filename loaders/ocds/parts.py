@@ -5,6 +5,10 @@ processes.
 
 Building the releases in Python is most of the export's CPU (about 100 µs a tender), and one Python
 process uses one core: on two cores two processes halve the national export's time.
+
+The pool is a `ProcessPoolExecutor`, not a `multiprocessing.Pool`: a Pool replaces a worker that dies
+(killed, or crashing as it starts) and waits for its part for ever, while the executor fails every part
+left, which ends the export or the load with `PartWriterDied` instead of hanging.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import duckdb
@@ -29,6 +35,10 @@ from loaders.ocds.package import (
 # Tenders per part: the parts depend on the release alone, never on the number of processes, so that
 # the same release always gives the same bytes (each part is a gzip member of its own).
 TENDERS_PER_PART = 250_000
+
+
+class PartWriterDied(RuntimeError):
+    """A process writing part of a package ended without finishing it; the message names the release."""
 
 
 def _write_part(tenders: str, offset: int, limit: int, path: str, info: PackageInfo, compressed: bool) -> int:
@@ -67,13 +77,27 @@ def write_package_file(con: duckdb.DuckDBPyConnection, info: PackageInfo, out: P
         if processes == 1:
             counts = [_write_part(*job) for job in jobs]
         else:
-            # spawn, not fork: a forked child would inherit DuckDB's threads and locks mid-flight.
-            with multiprocessing.get_context("spawn").Pool(processes) as pool:
-                counts = pool.starmap(_write_part, jobs, chunksize=1)
+            counts = _write_parts(jobs, processes, info.release_name)
         _join(info, parts, counts, out, compressed, work)
         return sum(counts)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _write_parts(jobs: list[tuple], processes: int, release: str) -> list[int]:
+    # spawn, not fork: a forked child would inherit DuckDB's threads and locks mid-flight, and the
+    # threads of the process exporting (the API's, a load job's heartbeat). Not forkserver either: its
+    # server imports the parent's __main__ once for all children, so one bad import breaks every export
+    # after it, where spawn's children each start clean.
+    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        return list(pool.map(_write_part, *zip(*jobs, strict=True)))
+    except BrokenProcessPool as exc:
+        raise PartWriterDied(f"release {release}: a process writing its OCDS package died before finishing "
+                             "its part (killed, or failed as it started: its own error is above)") from exc
+    finally:
+        # A part that failed fails the package: the parts not started are not written.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _join(info: PackageInfo, parts: list[Path], counts: list[int], out: Path, compressed: bool, work: Path) -> None:

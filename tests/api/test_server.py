@@ -94,6 +94,24 @@ def test_more_than_one_worker_on_sqlite_is_refused_and_says_why(tmp_path):
     assert "refusing to start" in done.stderr and "SQLite" in done.stderr and "PostgreSQL" in done.stderr
 
 
+@pytest.fixture(scope="module")
+def shared_server(request, tmp_path_factory):
+    """One server for the module's tests that only send requests and read the answers: started once,
+    not once per test (each start imports the app in a master and a worker)."""
+    from tests.conftest import PG_URL, REDIS_URL, _create_schema, _drop_schema, _redis_url, _schema_url
+
+    if PG_URL:
+        admin = request.getfixturevalue("pg_admin")
+        schema = _create_schema(admin)
+        url = _schema_url(schema)
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('server') / 'server.db'}"
+    with Gunicorn(server_env(url, _redis_url() if REDIS_URL else "memory://")) as server:
+        yield server
+    if PG_URL:
+        _drop_schema(admin, schema)
+
+
 def raw_request(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(data)
@@ -113,29 +131,24 @@ def raw_request(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
      "header_fields_too_large"),
     (b"NOT A REQUEST\r\n\r\n", 400, "invalid_parameters"),
 ])
-def test_requests_gunicorn_refuses_get_problem_documents(database_url, limiter_storage, request_bytes, status, slug):
-    with Gunicorn(server_env(database_url, limiter_storage)) as server:
-        got, fields, body = raw_request(server.port, request_bytes)
-        assert requests.get(server.url + "/v1/openapi.json", timeout=5).status_code == 200
+def test_requests_gunicorn_refuses_get_problem_documents(shared_server, request_bytes, status, slug):
+    got, fields, body = raw_request(shared_server.port, request_bytes)
+    assert requests.get(shared_server.url + "/v1/openapi.json", timeout=5).status_code == 200
     assert got == status
     assert fields["content-type"] == "application/problem+json"
     problem = json.loads(body)
     assert problem["type"] == f"{PROBLEM_BASE}/{slug}" and problem["status"] == status
 
 
-def test_long_query_reaches_the_api_check_under_gunicorn(database_url, limiter_storage, auth):
-    with Gunicorn(server_env(database_url, limiter_storage)) as server:
-        response = requests.get(f"{server.url}{FREE}?x={'a' * 5000}", timeout=10)
+def test_long_query_reaches_the_api_check_under_gunicorn(shared_server):
+    response = requests.get(f"{shared_server.url}{FREE}?x={'a' * 5000}", timeout=10)
     assert response.status_code == 400 and response.headers["Content-Type"] == "application/problem+json"
     assert response.json()["errors"][0]["parameter"] == "query"
 
 
-def test_doubled_slashes_are_a_problem_not_a_redirect(database_url, limiter_storage):
-    import json
-
-    with Gunicorn(server_env(database_url, limiter_storage)) as server:
-        status, fields, body = raw_request(server.port, b"GET //v1//public-procurement/sectors HTTP/1.1\r\nHost: x\r\n"
-                                                 b"Connection: close\r\n\r\n")
+def test_doubled_slashes_are_a_problem_not_a_redirect(shared_server):
+    status, fields, body = raw_request(shared_server.port, b"GET //v1//public-procurement/sectors HTTP/1.1\r\n"
+                                                           b"Host: x\r\nConnection: close\r\n\r\n")
     # Before: a 308 HTML redirect to the merged path. Now no such path: a 404 problem.
     assert status == 404 and fields["content-type"] == "application/problem+json"
     assert json.loads(body)["type"] == f"{PROBLEM_BASE}/not_found"

@@ -64,10 +64,11 @@ def test_rejected_release_exits_non_zero_with_located_problems(database_url, tmp
 
 
 @pytest.mark.slow
-def test_demo_load_only_is_idempotent(database_url, tmp_path):
+def test_demo_load_only_loads_the_sample_news_and_is_idempotent(database_url, tmp_path):
     first = run(["demo", "--load-only"], database_url, tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.strip().startswith("gk_")
+    assert "curated sample news feed (51 articles)" in first.stderr
     second = run(["demo", "--load-only"], database_url, tmp_path)
     assert "already loaded" in second.stderr
     assert len(run(["releases", "list"], database_url, tmp_path).stdout.splitlines()) == 1
@@ -84,12 +85,6 @@ def test_generated_release_is_not_published_in_the_future(tmp_path):
     with zipfile.ZipFile(path) as zf:
         published = json.loads(zf.read("manifest.json"))["publishedAt"]
     assert datetime.fromisoformat(published.replace("Z", "+00:00")) <= datetime.now(UTC)
-
-
-def test_demo_loads_the_sample_news_feed(database_url, tmp_path):
-    result = run(["demo", "--load-only"], database_url, tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert "curated sample news feed (51 articles)" in result.stderr
 
 
 def test_sample_feed_covers_every_source_and_passes_the_checks():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 import streamlit as st
@@ -16,14 +18,24 @@ PAGES = ["views/overview.py", "views/competition.py", "views/direct.py", "views/
          "views/admin.py", "views/awards.py", "views/profile.py"]
 
 
+# Pages whose address (dashboard/app.py's url_path) is their file's name. Before its first run AppTest
+# knows a page by its file's name alone: these are opened on the first run, the others after a run of
+# the default page has registered every address (a run of the overview, with its requests, the first
+# saves).
+NAMED_AS_FILES = {"overview", "competition", "direct", "rankings", "awards", "profile", "news", "admin"}
+
+
 def run(page: str | None = None, **query: str) -> AppTest:
     app = AppTest.from_file(APP, default_timeout=60)
     for name, value in query.items():
         app.query_params[name] = value
-    app.run()
-    if page:
+    if page and Path(page).stem in NAMED_AS_FILES:
         app.switch_page(page)
+    else:
         app.run()
+        if page:
+            app.switch_page(page)
+    app.run()
     return app
 
 

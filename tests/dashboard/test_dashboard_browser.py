@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 import time
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -60,8 +60,37 @@ def serving(app, key: str):  # noqa: ANN001
 
 @pytest.fixture
 def dashboard(loaded_app, make_key):
+    """A dashboard and API of the test's own: for a test that changes what they serve."""
     with serving(loaded_app, make_key()) as addresses:
         yield addresses
+
+
+@pytest.fixture(scope="module")
+def reading(request, tmp_path_factory, loaded_template, loaded_files_dir):
+    """One dashboard and API for the module's tests that only read what they are served (the pages, the
+    search, the admin page's texts), on a copy of the demo release: started once, not once per test.
+    (dashboard address, API address, the API's app)."""
+    from tests.conftest import REDIS_URL, _redis_url, close_app, configured_app, database_copy, new_key
+
+    folder = tmp_path_factory.mktemp("reading")
+    with contextmanager(database_copy)(request, folder, loaded_template) as url:
+        app = configured_app(url, _redis_url() if REDIS_URL else "memory://", folder / "uploads", loaded_files_dir)
+        try:
+            with serving(app, new_key(app)) as (dashboard, api):
+                yield dashboard, api, app
+        finally:
+            close_app(app)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for the module: each test opens a page in a context of its own (cookies, storage)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
+        yield browser
+        browser.close()
 
 
 # Every page address, and the map pages with a province breakdown; (address, query) pairs.
@@ -120,12 +149,10 @@ def _screenshot(page, path: Path) -> None:  # noqa: ANN001
     assert path.stat().st_size > 10_000, f"{path.name}: empty screenshot"
 
 
-def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
+def test_every_page_in_chromium_in_both_languages_offline(reading, browser, tmp_path):
     """Every page, in Turkish and English, with every request outside the dashboard's and the API's
     addresses blocked: the maps draw the 81 provinces from the API's boundaries, nothing leaves the machine."""
-    from playwright.sync_api import sync_playwright
-
-    dashboard, api = dashboard
+    dashboard, api, _ = reading
     shots = Path(os.environ.get("GOSTERGE_SCREENSHOT_DIR", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
     ours = (dashboard, api, dashboard.replace("http", "ws", 1), "data:", "blob:")
@@ -138,9 +165,7 @@ def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
             outside.append(route.request.url)
             route.abort()
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    with closing(browser.new_page(viewport={"width": 1400, "height": 1100})) as page:
         page.route("**/*", only_ours)
         page.on("websocket", lambda socket: None if socket.url.startswith(ours) else outside.append(socket.url))
         missing: list[str] = []
@@ -190,20 +215,14 @@ def test_every_page_in_chromium_in_both_languages_offline(dashboard, tmp_path):
         icon = page.locator("link[rel~='icon']").first.get_attribute("href") or ""
         # The product's icon is served from Streamlit's media files; Streamlit's own is ./favicon.png.
         assert "/media/" in icon and icon.endswith(".png"), f"not the product's favicon: {icon}"
-        browser.close()
     assert outside == [], f"requests left the machine: {outside[:5]}"
 
 
-def test_search_box_opens_a_profile_in_chromium(dashboard):
+def test_search_box_opens_a_profile_in_chromium(reading, browser):
     """A Turkish spelling typed in the sidebar of any page finds the authority; its link opens the profile
     in the page's language, and a counterpart's link in the profile opens that party's profile."""
-    from playwright.sync_api import sync_playwright
-
-    dashboard, _ = dashboard
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
-        context = browser.new_context(viewport={"width": 1400, "height": 1100})
-        page = context.new_page()
+    dashboard, _, _ = reading
+    with closing(browser.new_page(viewport={"width": 1400, "height": 1100})) as page:
         page.goto(f"{dashboard}/rankings?lang=tr")
         _settle(page)
         box = page.get_by_role("textbox", name="İdare veya yüklenici ara")
@@ -219,15 +238,12 @@ def test_search_box_opens_a_profile_in_chromium(dashboard):
         # The figures come after the title: wait for the one asserted, not for a fixed time.
         page.get_by_text("Tek teklifli pay").first.wait_for(timeout=60_000)
         assert page.get_by_text("Tek teklifli pay").count() >= 1
-        browser.close()
 
 
 HOSTILE = "<script>alert(1)</script> **bold** [click](javascript:alert(2)) ![x](http://127.0.0.1:9/t.png) :red[red]"
 
 
-def test_html_and_markdown_in_articles_are_shown_as_text(dashboard, loaded_app):
-    from playwright.sync_api import sync_playwright
-
+def test_html_and_markdown_in_articles_are_shown_as_text(dashboard, loaded_app, browser):
     from loaders.news.sample import sample_articles
     from store.db import session_scope
     from store.news import upsert_article
@@ -239,9 +255,7 @@ def test_html_and_markdown_in_articles_are_shown_as_text(dashboard, loaded_app):
     with session_scope(loaded_app.extensions["gosterge.sessions"]) as session:
         upsert_article(session, article)
     dashboard, _ = dashboard
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
-        page = browser.new_page()
+    with closing(browser.new_page()) as page:
         dialogs = []
         page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
         for name in ("news", ""):
@@ -255,13 +269,10 @@ def test_html_and_markdown_in_articles_are_shown_as_text(dashboard, loaded_app):
         page.goto(f"{dashboard}/news?lang=en")
         page.get_by_text("<img src=x onerror=alert(4)>", exact=False).first.wait_for(timeout=60_000)
         assert page.locator('[data-testid="stMain"] img[src="x"]').count() == 0
-        browser.close()
     assert dialogs == []
 
 
-def test_admin_uploads_a_release_from_the_dashboard(dashboard, make_key, tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_admin_uploads_a_release_from_the_dashboard(dashboard, make_key, browser, tmp_path):
     dashboard, api_url = dashboard
     from tests.api.test_admin import zipped
     from tests.helpers import write_release
@@ -269,9 +280,7 @@ def test_admin_uploads_a_release_from_the_dashboard(dashboard, make_key, tmp_pat
 
     archive = tmp_path / "release.zip"
     archive.write_bytes(zipped(write_release(tmp_path / "release", TABLES, release="2026-W48")))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    with closing(browser.new_page(viewport={"width": 1400, "height": 1100})) as page:
         page.goto(f"{dashboard}/admin?lang=en")
         page.get_by_label("Admin key", exact=True).fill(make_key(is_admin=True))
         page.get_by_label("Admin key", exact=True).press("Enter")
@@ -296,7 +305,6 @@ def test_admin_uploads_a_release_from_the_dashboard(dashboard, make_key, tmp_pat
             page.wait_for_function(DONE, timeout=30_000)
         finally:
             page.screenshot(path=str(shots / "admin-upload.png"), full_page=True)
-        browser.close()
     assert served == "2026-W47"
 
 
@@ -311,15 +319,13 @@ def _served_release(api_url: str, key: str, *, until: str, seconds: float = 30) 
         time.sleep(0.2)
 
 
-def test_admin_upload_in_turkish_shows_no_english_widget_texts(dashboard, make_key):
-    from playwright.sync_api import sync_playwright
+def test_admin_upload_in_turkish_shows_no_english_widget_texts(reading, browser):
+    from tests.conftest import new_key
 
-    dashboard, _ = dashboard
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    dashboard, _, app = reading
+    with closing(browser.new_page(viewport={"width": 1400, "height": 1100})) as page:
         page.goto(f"{dashboard}/admin?lang=tr")
-        page.get_by_label("Yönetici anahtarı", exact=True).fill(make_key(is_admin=True))
+        page.get_by_label("Yönetici anahtarı", exact=True).fill(new_key(app, is_admin=True))
         page.get_by_label("Yönetici anahtarı", exact=True).press("Enter")
         page.locator('[data-testid="stFileUploader"]').wait_for(timeout=30_000)
         page.get_by_text("Yayın geçmişi").wait_for(timeout=30_000)
@@ -330,7 +336,6 @@ def test_admin_upload_in_turkish_shows_no_english_widget_texts(dashboard, make_k
         drawn = page.locator('[data-testid="stFileUploaderDropzoneInstructions"] > div').evaluate(
             "e => getComputedStyle(e, '::after').content")
         assert "Dosya başına" in drawn
-        browser.close()
 
 
 EKAP = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ekap"
@@ -357,15 +362,11 @@ def imported_dashboard(app, make_key, tmp_path):
         yield addresses
 
 
-def test_no_english_and_no_none_on_the_turkish_pages_of_an_imported_release(imported_dashboard):
+def test_no_english_and_no_none_on_the_turkish_pages_of_an_imported_release(imported_dashboard, browser):
     """Every Turkish page of a release imported from real EKAP records, News's placeholders included: no text
     Streamlit or the API writes in English, no "None" in a table cell, the citations in Turkish."""
-    from playwright.sync_api import sync_playwright
-
     dashboard, _ = imported_dashboard
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    with closing(browser.new_page(viewport={"width": 1400, "height": 1100})) as page:
         for name, query in IMPORTED_VIEWS:
             page.goto(f"{dashboard}/{name}?lang=tr" + (f"&{query}" if query else ""))
             _settle(page)
@@ -381,4 +382,3 @@ def test_no_english_and_no_none_on_the_turkish_pages_of_an_imported_release(impo
             assert english == [], f"{where}: English on the Turkish side: {english}"
             if name == "":
                 assert "Kamu İhale Kurumu (KİK)" in seen and "Doğrudan temin alımı yok" in seen, where
-        browser.close()

@@ -65,9 +65,9 @@ def public(item: dict) -> dict:
 
 
 @pytest.fixture
-def demo(app, demo_release):
-    sessions = app.extensions["gosterge.sessions"]
-    load_release(demo_release, sessions)
+def demo(loaded_app, demo_release):
+    """The session's demo release, in a copy of the database its load wrote, and its reference awards."""
+    sessions = loaded_app.extensions["gosterge.sessions"]
     d = reference_stats.read_release(demo_release)
     with session_scope(sessions) as session:
         yield session, get_active_release(session), d, reference_awards.awards(d)

@@ -5,6 +5,7 @@ an award at exactly 0.99 of its estimate, Turkish names, a tender without a name
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from store.db import session_scope
 from store.parties import empty_figures, get_party_profile, search_parties
 from store.releases import get_active_release
 from tests import reference_awards, reference_stats
+from tests.conftest import release_template
 from tests.helpers import write_release
 from tests.loaders.test_awards import public, same
 
@@ -63,11 +65,20 @@ AWARDS = [
 TABLES = {"authorities.csv": AUTHORITIES, "contractors.csv": CONTRACTORS, "tenders.csv": TENDERS, "awards.csv": AWARDS}
 
 
+@pytest.fixture(scope="module")
+def edges_release(tmp_path_factory) -> Path:
+    return write_release(tmp_path_factory.mktemp("edges") / "edges", TABLES, optional=True)
+
+
+@pytest.fixture(scope="module")
+def database_template(request, tmp_path_factory, edges_release):
+    """The edge cases loaded once for the module: the database of each test using `edges` is a copy of it."""
+    yield from release_template(request, tmp_path_factory, edges_release, tmp_path_factory.mktemp("edges-files"))
+
+
 @pytest.fixture
-def edges(app, tmp_path):
-    path = write_release(tmp_path / "edges", TABLES, optional=True)
-    load_release(path, app.extensions["gosterge.sessions"])
-    d = reference_stats.read_release(path)
+def edges(app, database_template, edges_release):
+    d = reference_stats.read_release(edges_release)
     with session_scope(app.extensions["gosterge.sessions"]) as session:
         yield session, get_active_release(session), d, reference_awards.awards(d)
 

@@ -17,11 +17,10 @@ from pathlib import Path
 import pytest
 
 from loaders.ekap.importer import import_ekap
-from loaders.procurement.generate import generate_release
 from loaders.procurement.load import load_release
 from loaders.settings import load_settings
 from store.db import create_store_engine, make_session_factory
-from store.release_files import read_release_files
+from store.release_files import ocds_name, read_release_files
 from store.schema import upgrade
 from tests.conftest import ROOT, SHARED
 from tests.ocds_reference import (
@@ -33,7 +32,6 @@ from tests.ocds_reference import (
 )
 
 EKAP = SHARED / "fixtures" / "ekap"
-PUBLISHED = datetime(2026, 11, 20, 6, tzinfo=UTC)
 
 
 def _load(release: Path, database_url: str, files: Path):
@@ -61,18 +59,17 @@ def assert_equal_to_tables(package: dict, tables_zip: Path) -> None:
     assert len({r["ocid"] for r in package["releases"]}) == len(expected)
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    """The demo-scale synthetic release, loaded once: (its ZIP, the files folder, the load's result)."""
-    folder = tmp_path_factory.mktemp("ocds-demo")
-    release = generate_release("demo", seed=3, out=folder / "demo.zip", published=PUBLISHED)
-    result = _load(release, f"sqlite:///{folder / 'store.db'}", folder / "files")
-    return release, folder / "files", result
+@pytest.fixture
+def demo(demo_release, loaded_template, loaded_files_dir):
+    """The session's synthetic release (600 tenders), as its load stored it: (its ZIP, the files folder,
+    its release id). A larger release would check nothing more: the mapping is per tender."""
+    (folder,) = (p for p in loaded_files_dir.iterdir() if p.is_dir())
+    return demo_release, loaded_files_dir, int(folder.name)
 
 
 def test_demo_package_is_valid_and_equal_to_its_tables_tender_by_tender(demo):
-    release, files, result = demo
-    package = _package(files, result.release_id)
+    release, files, release_id = demo
+    package = _package(files, release_id)
     validate_package(package)
     assert package["version"] == "1.1" and package["publishedDate"] == "2026-11-20T06:00:00Z"
     assert "synthetic" in package["publisher"]["name"]
@@ -81,9 +78,9 @@ def test_demo_package_is_valid_and_equal_to_its_tables_tender_by_tender(demo):
 
 
 def test_stored_files_are_listed_with_their_size_and_digest_and_the_tables_are_the_release_as_loaded(demo):
-    release, files, result = demo
-    stored = read_release_files(files, result.release_id)
-    assert stored.release == result.name and {f.kind for f in stored.files} == {"tables", "ocds"}
+    release, files, release_id = demo
+    stored = read_release_files(files, release_id)
+    assert stored.release == "2026-W47" and {f.kind for f in stored.files} == {"tables", "ocds"}
     for f in stored.files:
         data = f.path.read_bytes()
         assert (len(data), hashlib.sha256(data).hexdigest()) == (f.size, f.sha256)
@@ -93,9 +90,10 @@ def test_stored_files_are_listed_with_their_size_and_digest_and_the_tables_are_t
             assert kept.read(Path(name).name) == original.read(name), name
 
 
-def test_ocdskit_compiles_one_record_per_ocid_offline(demo_release, tmp_path):
-    result = _load(demo_release, f"sqlite:///{tmp_path / 'store.db'}", tmp_path / "files")
-    package = _package(tmp_path / "files", result.release_id)
+def test_ocdskit_compiles_one_record_per_ocid_offline(loaded_template, loaded_files_dir, tmp_path):
+    # The package the session's load of the demo release built.
+    with gzip.open(next(loaded_files_dir.glob(f"*/{ocds_name('2026-W47')}")), "rt", encoding="utf-8") as handle:
+        package = json.load(handle)
     schema = tmp_path / "release-schema.json"
     schema.write_text(json.dumps(merged_release_schema()), encoding="utf-8")
     source = tmp_path / "package.json"
@@ -136,9 +134,15 @@ def _gosterge(args: list[str], env: dict[str, str]) -> subprocess.CompletedProce
                           capture_output=True, text=True, timeout=300)
 
 
-def test_export_command_writes_the_served_or_named_release_as_json_or_gzip(demo_release, database_url, tmp_path):
-    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path), "GOSTERGE_OCID_PREFIX": "ocds-a1b2c3"}
-    assert _gosterge(["load", "procurement", str(demo_release)], env).returncode == 0
+def _loaded_env(database_url: str, files: Path, tmp_path: Path) -> dict[str, str]:
+    """The command on a copy of the session's loaded demo release, reading its stored files (only reading)."""
+    return {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path),
+            "GOSTERGE_RELEASE_FILES_DIR": str(files)}
+
+
+def test_export_command_writes_the_served_or_named_release_as_json_or_gzip(demo_release, loaded_database,
+                                                                           loaded_files_dir, tmp_path):
+    env = {**_loaded_env(loaded_database, loaded_files_dir, tmp_path), "GOSTERGE_OCID_PREFIX": "ocds-a1b2c3"}
     plain, zipped = tmp_path / "out.json", tmp_path / "out.json.gz"
     done = _gosterge(["export", "ocds", "--out", str(plain)], env)
     assert done.returncode == 0, done.stderr
@@ -151,11 +155,11 @@ def test_export_command_writes_the_served_or_named_release_as_json_or_gzip(demo_
     assert_equal_to_tables(package, demo_release)
 
 
-def test_export_command_says_what_is_wrong_and_writes_nothing(demo_release, database_url, tmp_path):
-    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_VAR_DIR": str(tmp_path)}
-    nothing = _gosterge(["export", "ocds", "--out", str(tmp_path / "a.json")], env)
+def test_export_command_says_what_is_wrong_and_writes_nothing(loaded_database, loaded_files_dir, tmp_path):
+    empty = {"GOSTERGE_DATABASE_URL": f"sqlite:///{tmp_path / 'empty.db'}", "GOSTERGE_VAR_DIR": str(tmp_path)}
+    nothing = _gosterge(["export", "ocds", "--out", str(tmp_path / "a.json")], empty)
     assert nothing.returncode == 1 and "no release is served" in nothing.stderr
-    assert _gosterge(["load", "procurement", str(demo_release)], env).returncode == 0
+    env = _loaded_env(loaded_database, loaded_files_dir, tmp_path)
     unknown = _gosterge(["export", "ocds", "--release", "2019-W01", "--out", str(tmp_path / "a.json")], env)
     assert unknown.returncode == 1 and "no release named '2019-W01'" in unknown.stderr
     suffix = _gosterge(["export", "ocds", "--out", str(tmp_path / "a.xml")], env)
@@ -191,8 +195,10 @@ def test_the_package_is_the_same_bytes_whatever_the_number_of_processes(demo_rel
     from loaders.procurement.validate import load_raw_tables
 
     monkeypatch.setattr(parts, "TENDERS_PER_PART", 250)  # 600 tenders: parts of 250, 250 and 100
-    # A spawned process first runs the parent's __main__; in a test process Streamlit's AppTest may have
-    # left a dashboard page there, which every child would run (and die on) before its first part.
+    # Still needed with the executor: a spawned process first runs the parent's __main__ (multiprocessing's
+    # spawn start does, whatever the pool), and in a test process Streamlit's AppTest may have left a
+    # dashboard page there, which every child would run and die on: the export would fail, no longer hang
+    # (test_a_load_whose_package_worker_dies_fails_and_leaves_nothing), but these bytes would go unchecked.
     monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     settings = load_settings({})
     written = {}
@@ -212,3 +218,79 @@ def test_the_package_is_the_same_bytes_whatever_the_number_of_processes(demo_rel
     assert_equal_to_tables(package, demo_release)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"1{suffix}", f"3{suffix}", *(
         p.name for p in tmp_path.iterdir() if p.name.startswith("gosterge-release-"))])
+
+
+# Run as a script, the `gosterge` command with parts of 250 tenders (the demo's 600 make three, so a
+# pool of processes writes them); run again as `__mp_main__` (what a spawned process does with its
+# parent's __main__ first), it fails, as a dashboard page left as __main__ by Streamlit would.
+CRASHING_CHILDREN = """
+import sys
+
+if __name__ != "__main__":
+    raise RuntimeError("a worker that cannot start")
+
+from cli import main
+from loaders.ocds import parts
+
+parts.TENDERS_PER_PART = 250
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_an_export_whose_worker_dies_fails_with_one_line_naming_the_release(loaded_database, loaded_files_dir,
+                                                                            tmp_path):
+    script = tmp_path / "crashing_children.py"
+    script.write_text(CRASHING_CHILDREN, encoding="utf-8")
+    env = {"GOSTERGE_DATABASE_URL": loaded_database, "GOSTERGE_VAR_DIR": str(tmp_path),
+           "GOSTERGE_RELEASE_FILES_DIR": str(loaded_files_dir), "PYTHONPATH": str(ROOT)}
+    out = tmp_path / "out.json.gz"
+    # Bounded: a pool that replaces its dead workers would wait for their parts for ever.
+    done = subprocess.run([sys.executable, str(script), "export", "ocds", "--out", str(out)],
+                          env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "a worker that cannot start" in done.stderr  # the worker's own error is shown
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: release 2026-W47: a process writing its OCDS package died"), done.stderr
+    assert not list(tmp_path.glob("*.json*")) and not list(tmp_path.glob(".*partial*"))
+
+
+def test_a_load_whose_package_worker_dies_fails_and_leaves_nothing(demo_release, database_url, tmp_path,
+                                                                   monkeypatch):
+    import threading
+
+    from sqlalchemy import func, select
+
+    from loaders.ocds import parts
+    from store.db import session_scope
+    from store.models import Release
+
+    script = tmp_path / "page.py"
+    script.write_text('raise RuntimeError("a worker that cannot start")\n', encoding="utf-8")
+    crashing = types.ModuleType("__main__")
+    crashing.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", crashing)  # each spawned process runs it first, and dies
+    monkeypatch.setattr(parts, "TENDERS_PER_PART", 250)
+    files = tmp_path / "files"
+    engine = create_store_engine(database_url)
+    upgrade(engine)
+    sessions = make_session_factory(engine)
+    settings = load_settings({"GOSTERGE_RELEASE_FILES_DIR": str(files)})
+    raised: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            load_release(demo_release, sessions, settings=settings)
+        except BaseException as exc:  # noqa: BLE001  (what the load raised is the test's to check)
+            raised.append(exc)
+
+    # In a thread, bounded: a pool that replaces its dead workers would wait for their parts for ever.
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the load hangs on a dead worker"
+    assert [type(e) for e in raised] == [parts.PartWriterDied]
+    assert str(raised[0]).startswith("release 2026-W47: a process writing its OCDS package died")
+    with session_scope(sessions) as session:
+        assert session.scalar(select(func.count()).select_from(Release)) == 0  # not even an incomplete one
+    engine.dispose()
+    assert not files.exists() or list(files.iterdir()) == []

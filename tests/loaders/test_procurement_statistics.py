@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from loaders.procurement.load import load_release
 from tests import reference_stats
+from tests.conftest import release_template
 from tests.helpers import walk_pages, write_release
 
 
@@ -71,9 +72,15 @@ TABLES = {"authorities.csv": AUTHORITIES, "contractors.csv": CONTRACTORS, "tende
           "awards.csv": AWARDS, "direct_purchases.csv": DIRECT}
 
 
+@pytest.fixture(scope="module")
+def database_template(request, tmp_path_factory):
+    """TABLES loaded once for the module: the database of each test using `small` is a copy of it."""
+    folder = tmp_path_factory.mktemp("small")
+    yield from release_template(request, tmp_path_factory, write_release(folder / "small", TABLES), folder / "files")
+
+
 @pytest.fixture
-def small(app, auth, tmp_path):
-    load_release(write_release(tmp_path / "small", TABLES), app.extensions["gosterge.sessions"])
+def small(app, auth, database_template):
     client = app.test_client()
 
     def get(path: str) -> dict:

@@ -10,6 +10,7 @@ import pytest
 
 from loaders.procurement.load import load_release
 from loaders.procurement.release import ReleaseRejectedError
+from tests.conftest import release_template
 from tests.helpers import write_release
 from tests.loaders.test_procurement_statistics import TABLES
 
@@ -59,9 +60,16 @@ CASES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def database_template(request, tmp_path_factory):
+    """TABLES loaded once for the module: the database of each test using `served` is a copy of it."""
+    folder = tmp_path_factory.mktemp("good")
+    yield from release_template(request, tmp_path_factory, write_release(folder / "good", TABLES), folder / "files")
+
+
 @pytest.fixture
-def served(app, auth, tmp_path):
-    load_release(write_release(tmp_path / "good", TABLES), app.extensions["gosterge.sessions"])
+def served(app, auth, database_template):
+    """The app serving TABLES, loaded as release 1."""
     client = app.test_client()
 
     def datasets() -> dict:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import inspect, text, update
 
-from loaders.procurement.load import load_release
 from store.awards import AwardFilters, list_awards
 from store.benchmarks import list_discount_benchmarks
 from store.db import create_store_engine, session_scope
@@ -19,8 +18,9 @@ from tests.loaders.test_awards import walk
 
 
 @pytest.fixture
-def demo(app, demo_release):
-    load_release(demo_release, app.extensions["gosterge.sessions"])
+def demo(loaded_app):
+    """The session's demo release, in a copy of the database its load wrote."""
+    app = loaded_app
     with session_scope(app.extensions["gosterge.sessions"]) as session:
         yield session, get_active_release(session)
 
