@@ -16,7 +16,7 @@ from dashboard.ui import guarded, lang, literal, t
 DELETED = "watchlist_deleted"  # the name of the one just deleted, said once after the page is drawn again
 
 st.title(t("watchlists"))
-key = watchlists.visitor_key()
+key = watchlists.visitor_key() or ""
 if not key:
     needs_own_key()
     st.stop()
