@@ -161,6 +161,8 @@ def _operation(spec: Operation) -> dict[str, Any]:
             "content": {spec.media_type: {"schema": {"$ref": f"#/components/schemas/{spec.response_schema}"}}},
         },
     }
+    if spec.success_status == 204:  # a deletion answers with no body
+        responses[success] = {"description": "Deleted", "headers": _headers(RATE_HEADERS)}
     if spec.method == "GET":
         responses["304"] = {"description": "Not modified: the `If-None-Match` ETag still matches.", "headers": etag}
     if spec.links:
