@@ -167,22 +167,36 @@ def send_all_digests(sessions: sessionmaker[Session], config: Mapping[str, Any],
             return total
 
 
-def start_digest_sender(sessions: sessionmaker[Session], config: Mapping[str, Any]) -> threading.Thread | None:
-    """A daemon thread of the API process sending due digests every DIGEST_SENDER_SECONDS (0: none),
-    a bounded batch at a time; it logs and carries on past any failure."""
+class DigestSender(threading.Thread):
+    """A daemon thread of the API process sending due digests every `interval` seconds, a bounded
+    batch at a time; it logs and carries on past any failure, until `stop`."""
+
+    def __init__(self, sessions: sessionmaker[Session], config: Mapping[str, Any], interval: float):
+        super().__init__(name="digest-sender", daemon=True)
+        self.sessions, self.config, self.interval = sessions, config, interval
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(self.interval):
+            try:
+                while not self.stopped.is_set() and send_digests(self.sessions, self.config, limit=20).handled:
+                    time.sleep(0)  # give way between batches
+            except Exception:  # noqa: BLE001  (the next round tries again; nothing here may stop the API)
+                log.exception("sending digests failed; trying again in %s s", self.interval)
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join()
+
+
+def start_digest_sender(sessions: sessionmaker[Session], config: Mapping[str, Any]) -> DigestSender | None:
+    """The API process's sender, every DIGEST_SENDER_SECONDS (0: none; `gosterge digests send` then)."""
     interval = int(config["DIGEST_SENDER_SECONDS"])
     if interval <= 0:
         return None
-
-    def loop() -> None:
-        while True:
-            time.sleep(interval)
-            try:
-                while send_digests(sessions, config, limit=20).handled:
-                    time.sleep(0)  # give way between batches
-            except Exception:  # noqa: BLE001  (the next round tries again; nothing here may stop the API)
-                log.exception("sending digests failed; trying again in %d s", interval)
-
-    thread = threading.Thread(target=loop, name="digest-sender", daemon=True)
-    thread.start()
-    return thread
+    if not config["PUBLIC_BASE_URL"]:
+        log.warning("watchlist digests are not sent: set GOSTERGE_PUBLIC_BASE_URL for their links")
+        return None
+    sender = DigestSender(sessions, config, interval)
+    sender.start()
+    return sender

@@ -15,8 +15,10 @@ WATCHLIST_SCHEMAS: dict[str, dict[str, Any]] = {
                         type="object"),
         "notify": prop("The address its weekly digest goes to, or null. Nothing but the confirmation mail is "
                        "sent until `confirmed`; nothing at all once `unsubscribed`.", type=["object", "null"],
-                       properties={"address": {"type": "string", "format": "email"},
-                                   "confirmed": {"type": "boolean"}, "unsubscribed": {"type": "boolean"}},
+                       properties={"address": text("The address.", format="email"),
+                                   "confirmed": prop("Whether its owner followed the confirmation link.",
+                                                     type="boolean"),
+                                   "unsubscribed": prop("Whether its owner unsubscribed.", type="boolean")},
                        required=["address", "confirmed", "unsubscribed"]),
         "createdAt": instant("When it was created"),
         "awardsUrl": text("Its new awards (/watchlists/{id}/awards).", format="uri"),

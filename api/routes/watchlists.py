@@ -111,7 +111,8 @@ FILTER_SCHEMA = {"type": "object", "additionalProperties": False, "description":
     "The /awards filters by the same names and rules (provinces and sectors also as JSON numbers, `flag` also "
     "as a list of ids), and `minValue`: a least contract value in TRY (for tenders, the estimate)."),
     "properties": {**{p.name: {"type": "string", "description": p.description} for p in FILTER_RULES.values()},
-                   "minValue": {"type": "number", "minimum": 0}}}
+                   "minValue": {"type": "number", "minimum": 0, "description": (
+                       "The least contract value in TRY (for tenders: the estimated cost).")}}}
 FIELDS = [
     Field("name", {"type": "string", "minLength": 1, "maxLength": 100, "description": "A name for it."}, _name,
           required=True),

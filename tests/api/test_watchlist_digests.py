@@ -205,12 +205,14 @@ def test_the_background_sender_of_the_api_sends_them(watched):
     create(client, auth, filters={"authority": "A2"}, notify="owner@example.com")
     press(client, mailed_link(mailbox.messages[0], f"{PREFIX}/confirm"), "confirm", "yes")
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
-    start_digest_sender(app.extensions["gosterge.sessions"], {**app.config, "DIGEST_SENDER_SECONDS": 1})
+    sender = start_digest_sender(app.extensions["gosterge.sessions"], {**app.config, "DIGEST_SENDER_SECONDS": 1})
+    assert sender is not None
     import time
 
     deadline = time.monotonic() + 20
     while len(mailbox.messages) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
+    sender.stop()
     assert [m["To"] for m in mailbox.messages] == ["owner@example.com", "owner@example.com"]
 
 
