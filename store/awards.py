@@ -3,6 +3,7 @@ contract value (docs/awards-and-flags.md, "Awards")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
@@ -113,7 +114,7 @@ def list_awards(session: Session, *, release: Release, filters: AwardFilters = A
         shown = select(a.seq_value).where(*where, *period).order_by(unindexed(a.seq_value)).limit(limit)
         query = select(tables.awards).where(a.seq_value.in_(list(session.scalars(shown)))).order_by(a.seq_value)
     rows = session.execute(query).mappings().all()
-    names = _party_names(session, tables, rows)
+    names = party_names(session, tables, rows)
     position = "seq" if sort == "date" else "seq_value"
     return Page([award_item(r, names, tender_names=release.tender_names) for r in rows], [r[position] for r in rows],
                 total)
@@ -134,7 +135,7 @@ def _narrowest(session: Session, tables: DetailTables, filters: AwardFilters) ->
     return min(counts, default=0)
 
 
-def _party_names(session: Session, tables: DetailTables, rows: list[Any]) -> dict[tuple[str, str], str]:
+def party_names(session: Session, tables: DetailTables, rows: Sequence[Any]) -> dict[tuple[str, str], str]:
     """The names of a page's authorities and contractors, read after the page (a join would let the
     planner start from the parties)."""
     p = tables.parties.c

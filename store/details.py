@@ -114,6 +114,8 @@ def _indexes(tables: DetailTables) -> list[Index]:
         indexes.append(Index(f"ix_{name}_{column}_value", a[column], a.seq_value))
     for column in ("authority_id", "contractor_id"):
         indexes.append(Index(f"ix_{name}_{column}_seq", a[column], a.seq))
+    # A later release's watchlists ask which of its awards this one lacks: an anti-join on (tender, lot).
+    indexes.append(Index(f"ix_{name}_lot", a.tender_id, a.lot))
     p = tables.parties.c
     indexes.append(Index(f"ix_{tables.parties.name}_party", p.kind, p.party_id, unique=True))
     # A kind's first and last seq (its range of the name index) in two lookups.

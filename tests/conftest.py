@@ -164,6 +164,8 @@ def make_app(database_url: str, limiter_storage: str, tmp_path: Path, loaded_fil
         config = {"DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": limiter_storage,
                   "PROBLEM_BASE": PROBLEM_BASE, "UPGRADE_URL": "https://pricing.test", "DEFAULT_RATE": "1000/minute",
                   "UPLOAD_DIR": str(tmp_path / "uploads"), "KEY_CACHE_MS": 0,
+                  # Digests are sent when a test says so (tests/api/test_watchlist_digests.py).
+                  "DIGEST_SENDER_SECONDS": 0,
                   # The demo release's download files: an app on `loaded_database` serves them.
                   "RELEASE_FILES_DIR": str(loaded_files_dir), **overrides}
         app = create_app(config)

@@ -21,6 +21,7 @@ from loaders.procurement.validate import validate_release
 from loaders.settings import LoaderSettings, load_settings
 from store.db import session_scope
 from store.details import DETAILS_VERSION
+from store.digests import plan_digests
 from store.release_files import remove_release_files
 from store.releases import (
     activate_release,
@@ -149,6 +150,14 @@ def load_release(
                 raise
         finally:
             con.close()
+    if activate:
+        try:
+            # One digest row per watchlist for this release; the API's sender (or `gosterge digests
+            # send`) mails them. Never a reason for the load to fail.
+            with session_scope(sessions) as session:
+                plan_digests(session, release_id, now=datetime.now(UTC))
+        except Exception:  # noqa: BLE001  (the senders plan the release served again)
+            log.exception("planning the digests of release %s failed", release_id)
     seconds = time.perf_counter() - started
     log.info("loaded release %s (%s) with %d items in %.1f s", manifest.release, release_id, counter["items"], seconds)
     if keep > 0:
