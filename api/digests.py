@@ -28,7 +28,7 @@ from store.details import DETAILS_VERSION
 from store.digests import Claimed, claim_digests, due_release_ids, finish_digest, plan_digests, retry_digest
 from store.models import Release, Watchlist
 from store.releases import get_active_release
-from store.watchlists import NewAward, matches, names_of, new_awards, unsubscribe_token, watch_filters
+from store.watchlists import NewAwardSet, names_of, new_awards, unsubscribe_token, watch_filters
 
 log = logging.getLogger("gosterge.digests")
 DIGEST_SCOPE = "digest:"  # digests count against an address's daily cap apart from sign-up mails
@@ -54,15 +54,15 @@ class NewAwardsCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._found: dict[tuple[int, int | None], list[NewAward]] = {}
+        self._found: dict[tuple[int, int | None], NewAwardSet] = {}
 
-    def get(self, session: Session, release: Release, since: Release | None) -> list[NewAward]:
+    def get(self, session: Session, release: Release, since: Release | None) -> NewAwardSet:
         key = (release.id, since.id if since else None)
         with self._lock:
             if key not in self._found:
                 if len(self._found) >= 2:  # a release and the one before it, at most
                     self._found.pop(next(iter(self._found)))
-                self._found[key] = new_awards(session, release=release, since=since)
+                self._found[key] = NewAwardSet(new_awards(session, release=release, since=since))
             return self._found[key]
 
 
@@ -140,7 +140,7 @@ def _build(session: Session, config: Mapping[str, Any], digest: Claimed, moment:
         return "skipped", None, reason, 0
     filters = json.loads(watchlist.filters)
     wanted = watch_filters(filters)
-    matched = [award for award in cache.get(session, release, since) if matches(wanted, award)]
+    matched = cache.get(session, release, since).matching(wanted)
     if not matched:
         return "empty", None, "", 0
     if claim_allowance(session, watchlist.notify, now=moment, cap=config["DIGESTS_PER_ADDRESS_PER_DAY"],

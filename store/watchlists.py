@@ -262,6 +262,45 @@ def matches(filters: WatchFilters, award: NewAward) -> bool:
     return filters.min_value is None or award.contract_value >= filters.min_value
 
 
+# AwardFilters field -> NewAward attribute, for the filters NewAwardSet keeps an index of.
+INDEXED = {"authority": "authority_id", "contractor": "contractor_id", "province": "province",
+           "supplier_province": "supplier_province", "sector": "sector", "procedure": "procedure",
+           "authority_type": "authority_type"}
+
+
+class NewAwardSet:
+    """A release's new awards, largest first, with an index per filter: a watchlist is matched against
+    the awards of its most selective filter only, so that 10,000 watchlists cost about as many look-ups
+    as they have matches, not 10,000 passes over every new award."""
+
+    def __init__(self, awards: list[NewAward]):
+        self.awards = awards
+        self.index: dict[str, dict[Any, list[NewAward]]] = {name: {} for name in INDEXED}
+        for award in awards:  # in value order, so every list is largest first too
+            for name, attribute in INDEXED.items():
+                self.index[name].setdefault(getattr(award, attribute), []).append(award)
+
+    def __len__(self) -> int:
+        return len(self.awards)
+
+    def matching(self, filters: WatchFilters) -> list[NewAward]:
+        """The awards meeting `filters`, largest contract value first."""
+        candidates = self.awards
+        for name in INDEXED:
+            wanted = getattr(filters.awards, name)
+            if wanted is not None:
+                found = self.index[name].get(wanted, [])
+                if len(found) < len(candidates):
+                    candidates = found
+        chosen = []
+        for award in candidates:
+            if filters.min_value is not None and award.contract_value < filters.min_value:
+                break  # largest first: every later one is smaller still
+            if matches(filters, award):
+                chosen.append(award)
+        return chosen
+
+
 def names_of(session: Session, release: Release, awards: list[NewAward]) -> dict[tuple[str, str], str]:
     """The names of the authorities and contractors of some awards of `release`."""
     rows = [{"authority_id": x.authority_id, "contractor_id": x.contractor_id} for x in awards]
