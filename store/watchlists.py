@@ -14,12 +14,13 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Numeric, and_, cast, delete, exists, func, select
+from sqlalchemy import Numeric, Table, and_, cast, delete, exists, func, select
 from sqlalchemy.orm import Session
 
 from store.accounts import TOKEN_BYTES
 from store.awards import AwardFilters, award_item, party_names, release_tables
-from store.errors import NotFoundError, StoreError
+from store.details import DETAILS_VERSION, tender_table
+from store.errors import DetailsMissingError, NotFoundError, StoreError
 from store.keys import hash_key
 from store.models import ApiKey, Release, Watchlist
 from store.pages import Page
@@ -215,6 +216,54 @@ def list_new_awards(session: Session, *, release: Release, since: Release | None
     names = party_names(session, tables, list(rows))
     return Page([award_item(r, names, tender_names=release.tender_names) for r in rows],
                 [r["seq" if sort == "date" else "seq_value"] for r in rows], total)
+
+
+def release_tenders(release: Release) -> Table:
+    """The release's tenders table, or DetailsMissingError for a release loaded before it was kept."""
+    if not release.tenders or release.details != DETAILS_VERSION:
+        raise DetailsMissingError(f"release {release.name} was loaded before its tenders were kept; load it again "
+                                  "to serve them")
+    return tender_table(release.id).table
+
+
+def list_new_tenders(session: Session, *, release: Release, since: Release | None, filters: WatchFilters,
+                     after: int | None = None, limit: int = 50) -> Page:
+    """A page of the tenders of `release` (announced ones included) matching the filters a tender has
+    whose id `since` does not hold, newest first. Filters that name a contractor, its province or an
+    award's flags match no tender: their page is empty."""
+    table = release_tenders(release)
+    old = release_tenders(since) if since is not None else None
+    f = filters.awards
+    if f.contractor is not None or f.supplier_province is not None or f.flags:
+        return Page([], [], 0)
+    t = table.c
+    where = [t[column] == getattr(f, name) for name, column in (
+        ("province", "province"), ("sector", "sector"), ("procedure", "procedure"),
+        ("authority_type", "authority_type"), ("authority", "authority_id")) if getattr(f, name) is not None]
+    if filters.min_value is not None:
+        where.append(cast(t.estimated_cost, Numeric) >= filters.min_value)
+    if old is not None:
+        where.append(~exists().where(old.c.tender_id == t.tender_id))
+    total = int(session.scalar(select(func.count()).select_from(table).where(*where)) or 0)
+    if total == 0:
+        return Page([], [], 0)
+    if after is not None:
+        where.append(t.seq > after)
+    rows = session.execute(select(table).where(*where).order_by(t.seq).limit(limit)).mappings().all()
+    return Page([tender_item(r, tender_names=release.tender_names) for r in rows], [r["seq"] for r in rows], total)
+
+
+def tender_item(row: Any, *, tender_names: bool) -> dict[str, Any]:
+    item: dict[str, Any] = {"tenderId": row["tender_id"], "tenderDate": row["tender_date"]}
+    if tender_names:
+        item["tenderName"] = row["tender_name"]
+    item.update(
+        procedure=row["procedure"], sector=row["sector"],
+        authority={"id": row["authority_id"], "name": row["authority_name"], "type": row["authority_type"],
+                   "province": row["province"]},
+        estimatedCost=None if row["estimated_cost"] is None else Decimal(row["estimated_cost"]),
+        lots=row["lots"], awardedLots=row["awarded_lots"])
+    return item
 
 
 @dataclass(frozen=True)
