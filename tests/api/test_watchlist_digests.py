@@ -269,3 +269,20 @@ FILTERS = st.builds(
 def test_the_indexed_set_finds_exactly_the_awards_that_match_largest_first(awards, filters):
     ordered = sorted(awards, key=lambda a: -a.contract_value)
     assert NewAwardSet(ordered).matching(filters) == [a for a in ordered if matches(filters, a)]
+
+
+def test_a_deleted_watchlist_or_a_revoked_key_gets_no_digest(watched, make_key):
+    app, client, auth, mailbox, tmp_path = watched
+    deleted = create(client, auth, filters={"authority": "A2"}, notify="deleted@example.com")
+    other = {"Authorization": f"Bearer {make_key(target_app=app)}"}
+    create(client, other, filters={"authority": "A2"}, notify="revoked@example.com")
+    for message in list(mailbox.messages):
+        client.post(mailed_link(message, f"{PREFIX}/confirm"), data={"confirm": "yes"})
+    assert client.delete(f"{PREFIX}/{deleted['id']}", headers=auth).status_code == 204
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        from store.keys import revoke_key
+
+        revoke_key(session, 2, now=datetime.now(UTC))
+    load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
+    assert send_all_digests(app.extensions["gosterge.sessions"], app.config).handled == 0
+    assert len(mailbox.messages) == 2
