@@ -61,6 +61,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     # public address for their link to its awards view (empty: no link).
     "DIGESTS_PER_ADDRESS_PER_DAY": (20, int),
     "DIGEST_SENDER_SECONDS": (30, int),
+    # The API's sender waits this long after each digest, leaving the process and the store to requests.
+    "DIGEST_PAUSE_MS": (5, int),
     "DASHBOARD_URL": ("", str),
     # Comma-separated ids of the keys (the dashboard's) that may name visitors with X-Gosterge-Visitor.
     "SIGNUP_VISITOR_KEYS": ("", str),

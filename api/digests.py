@@ -28,7 +28,7 @@ from store.details import DETAILS_VERSION
 from store.digests import Claimed, claim_digests, due_release_ids, finish_digest, plan_digests, retry_digest
 from store.models import Release, Watchlist
 from store.releases import get_active_release
-from store.watchlists import NewAward, matches, names_of, new_awards, unsubscribe_token, watch_filters
+from store.watchlists import NewAwardSet, names_of, new_awards, unsubscribe_token, watch_filters
 
 log = logging.getLogger("gosterge.digests")
 DIGEST_SCOPE = "digest:"  # digests count against an address's daily cap apart from sign-up mails
@@ -54,15 +54,15 @@ class NewAwardsCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._found: dict[tuple[int, int | None], list[NewAward]] = {}
+        self._found: dict[tuple[int, int | None], NewAwardSet] = {}
 
-    def get(self, session: Session, release: Release, since: Release | None) -> list[NewAward]:
+    def get(self, session: Session, release: Release, since: Release | None) -> NewAwardSet:
         key = (release.id, since.id if since else None)
         with self._lock:
             if key not in self._found:
                 if len(self._found) >= 2:  # a release and the one before it, at most
                     self._found.pop(next(iter(self._found)))
-                self._found[key] = new_awards(session, release=release, since=since)
+                self._found[key] = NewAwardSet(new_awards(session, release=release, since=since))
             return self._found[key]
 
 
@@ -79,8 +79,10 @@ def _unavailable(release: Release | None, since: Release | None, since_id: int |
 
 
 def send_digests(sessions: sessionmaker[Session], config: Mapping[str, Any], *, limit: int = 50,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC), cache: NewAwardsCache = CACHE) -> SendRun:
-    """Plan the digests of the release served, then handle at most `limit` due ones."""
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC), cache: NewAwardsCache = CACHE,
+                 pause: float = 0.0) -> SendRun:
+    """Plan the digests of the release served, then handle at most `limit` due ones, `pause` seconds
+    apart (the API's sender leaves the process and the store to the requests between two)."""
     # Every transaction here writes: on SQLite it takes the write lock at its start (BEGIN IMMEDIATE),
     # since a read snapshot cannot become a write once another sender has committed.
     sessions = functools.partial(sessions, execution_options={WRITES: True})  # type: ignore[assignment]
@@ -102,6 +104,7 @@ def send_digests(sessions: sessionmaker[Session], config: Mapping[str, Any], *, 
                 break
             for digest in claimed:
                 run.add(_send_one(sessions, config, digest, now, cache))
+                time.sleep(pause)
     return run
 
 
@@ -140,7 +143,7 @@ def _build(session: Session, config: Mapping[str, Any], digest: Claimed, moment:
         return "skipped", None, reason, 0
     filters = json.loads(watchlist.filters)
     wanted = watch_filters(filters)
-    matched = [award for award in cache.get(session, release, since) if matches(wanted, award)]
+    matched = cache.get(session, release, since).matching(wanted)
     if not matched:
         return "empty", None, "", 0
     if claim_allowance(session, watchlist.notify, now=moment, cap=config["DIGESTS_PER_ADDRESS_PER_DAY"],
@@ -156,11 +159,12 @@ def _build(session: Session, config: Mapping[str, Any], digest: Claimed, moment:
 
 
 def send_all_digests(sessions: sessionmaker[Session], config: Mapping[str, Any], *,
-                     now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> SendRun:
-    """Every due digest, a batch at a time (the CLI's `gosterge digests send`)."""
+                     now: Callable[[], datetime] = lambda: datetime.now(UTC), pause: float = 0.0) -> SendRun:
+    """Every due digest, a batch at a time (the CLI's `gosterge digests send`, and the API's sender
+    with a `pause` between two)."""
     total = SendRun()
     while True:
-        run = send_digests(sessions, config, limit=100, now=now)
+        run = send_digests(sessions, config, limit=100, now=now, pause=pause)
         for status, count in run.counts.items():
             total.counts[status] = total.counts.get(status, 0) + count
         if run.handled == 0:
@@ -179,8 +183,10 @@ class DigestSender(threading.Thread):
     def run(self) -> None:
         while not self.stopped.wait(self.interval):
             try:
-                while not self.stopped.is_set() and send_digests(self.sessions, self.config, limit=20).handled:
-                    time.sleep(0)  # give way between batches
+                pause = self.config["DIGEST_PAUSE_MS"] / 1000
+                while not self.stopped.is_set() and send_digests(self.sessions, self.config, limit=20,
+                                                                 pause=pause).handled:
+                    pass
             except Exception:  # noqa: BLE001  (the next round tries again; nothing here may stop the API)
                 log.exception("sending digests failed; trying again in %s s", self.interval)
 

@@ -125,10 +125,37 @@ def _indexes(tables: DetailTables) -> list[Index]:
     return indexes
 
 
+@dataclass(frozen=True)
+class TenderTable:
+    """One release's tenders, announced ones included (kept since `Release.tenders`): what a
+    watchlist's new tenders are read from."""
+
+    table: Table
+    indexes: tuple[Index, ...]
+
+
+@lru_cache(maxsize=64)
+def tender_table(release_id: int) -> TenderTable:
+    table = Table(
+        f"tenders_r{int(release_id)}", MetaData(),
+        Column("seq", Integer, primary_key=True, autoincrement=False),  # newest first, then tender id
+        Column("tender_id", Text, nullable=False), Column("tender_date", Text, nullable=False),
+        Column("tender_name", Text), Column("procedure", Text, nullable=False), Column("sector", Integer, nullable=False),
+        Column("authority_id", Text, nullable=False), Column("authority_name", Text, nullable=False),
+        Column("authority_type", Text, nullable=False), Column("province", Integer, nullable=False),
+        Column("estimated_cost", Text), Column("lots", Integer, nullable=False),
+        Column("awarded_lots", Integer, nullable=False),
+    )
+    c = table.c
+    # The anti-join of a later release on the tender id, and a followed authority's tenders.
+    return TenderTable(table, (Index(f"ix_{table.name}_tender", c.tender_id, unique=True),
+                               Index(f"ix_{table.name}_authority", c.authority_id, c.seq)))
+
+
 def create_detail_tables(session: Session, release_id: int) -> DetailTables:
     """Create a release's tables, empty and without their secondary indexes (added by `index_steps`)."""
     tables = detail_tables(release_id)
-    for table in tables.all:
+    for table in (*tables.all, tender_table(release_id).table):
         session.execute(CreateTable(table))  # the table alone: its indexes come after its rows
     return tables
 
@@ -149,7 +176,8 @@ def index_steps(release_id: int) -> list[Callable[[Session], None]]:
     transaction of its own, so that no write lock is held for the whole build."""
     tables = detail_tables(release_id)
     steps: list[Callable[[Session], None]] = [
-        (lambda session, index=index: index.create(session.connection())) for index in tables.indexes]
+        (lambda session, index=index: index.create(session.connection()))
+        for index in (*tables.indexes, *tender_table(release_id).indexes)]
 
     def analyse(session: Session) -> None:
         if session.get_bind().dialect.name == "sqlite":
@@ -173,7 +201,7 @@ def drop_next_detail_table(session: Session, release_id: int) -> bool:
     if name_index(release_id) in existing:
         session.execute(text(f"DROP TABLE {name_index(release_id)}"))
         return True
-    for table in detail_tables(release_id).all:
+    for table in (*detail_tables(release_id).all, tender_table(release_id).table):
         if table.name in existing:
             table.drop(session.connection())
             return True

@@ -201,6 +201,8 @@ class Release(Base):
     details: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Whether its tenders.csv had the optional `name` column: its awards then carry `tenderName`.
     tender_names: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Whether its tenders were kept in a table of their own (store/details.py `tender_table`).
+    tenders: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # When retention removed its own tables (store/retention.py): it stays listed, and is never served again.
     pruned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 

@@ -14,12 +14,13 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Numeric, and_, cast, delete, exists, func, select
+from sqlalchemy import Numeric, Table, and_, cast, delete, exists, func, select
 from sqlalchemy.orm import Session
 
 from store.accounts import TOKEN_BYTES
 from store.awards import AwardFilters, award_item, party_names, release_tables
-from store.errors import NotFoundError, StoreError
+from store.details import DETAILS_VERSION, tender_table
+from store.errors import DetailsMissingError, NotFoundError, StoreError
 from store.keys import hash_key
 from store.models import ApiKey, Release, Watchlist
 from store.pages import Page
@@ -217,6 +218,54 @@ def list_new_awards(session: Session, *, release: Release, since: Release | None
                 [r["seq" if sort == "date" else "seq_value"] for r in rows], total)
 
 
+def release_tenders(release: Release) -> Table:
+    """The release's tenders table, or DetailsMissingError for a release loaded before it was kept."""
+    if not release.tenders or release.details != DETAILS_VERSION:
+        raise DetailsMissingError(f"release {release.name} was loaded before its tenders were kept; load it again "
+                                  "to serve them")
+    return tender_table(release.id).table
+
+
+def list_new_tenders(session: Session, *, release: Release, since: Release | None, filters: WatchFilters,
+                     after: int | None = None, limit: int = 50) -> Page:
+    """A page of the tenders of `release` (announced ones included) matching the filters a tender has
+    whose id `since` does not hold, newest first. Filters that name a contractor, its province or an
+    award's flags match no tender: their page is empty."""
+    table = release_tenders(release)
+    old = release_tenders(since) if since is not None else None
+    f = filters.awards
+    if f.contractor is not None or f.supplier_province is not None or f.flags:
+        return Page([], [], 0)
+    t = table.c
+    where = [t[column] == getattr(f, name) for name, column in (
+        ("province", "province"), ("sector", "sector"), ("procedure", "procedure"),
+        ("authority_type", "authority_type"), ("authority", "authority_id")) if getattr(f, name) is not None]
+    if filters.min_value is not None:
+        where.append(cast(t.estimated_cost, Numeric) >= filters.min_value)
+    if old is not None:
+        where.append(~exists().where(old.c.tender_id == t.tender_id))
+    total = int(session.scalar(select(func.count()).select_from(table).where(*where)) or 0)
+    if total == 0:
+        return Page([], [], 0)
+    if after is not None:
+        where.append(t.seq > after)
+    rows = session.execute(select(table).where(*where).order_by(t.seq).limit(limit)).mappings().all()
+    return Page([tender_item(r, tender_names=release.tender_names) for r in rows], [r["seq"] for r in rows], total)
+
+
+def tender_item(row: Any, *, tender_names: bool) -> dict[str, Any]:
+    item: dict[str, Any] = {"tenderId": row["tender_id"], "tenderDate": row["tender_date"]}
+    if tender_names:
+        item["tenderName"] = row["tender_name"]
+    item.update(
+        procedure=row["procedure"], sector=row["sector"],
+        authority={"id": row["authority_id"], "name": row["authority_name"], "type": row["authority_type"],
+                   "province": row["province"]},
+        estimatedCost=None if row["estimated_cost"] is None else Decimal(row["estimated_cost"]),
+        lots=row["lots"], awardedLots=row["awarded_lots"])
+    return item
+
+
 @dataclass(frozen=True)
 class NewAward:
     """One new award of a release, as much as matching and a digest need."""
@@ -260,6 +309,45 @@ def matches(filters: WatchFilters, award: NewAward) -> bool:
     if f.flags and not award.flags & flag_mask(f.flags):
         return False
     return filters.min_value is None or award.contract_value >= filters.min_value
+
+
+# AwardFilters field -> NewAward attribute, for the filters NewAwardSet keeps an index of.
+INDEXED = {"authority": "authority_id", "contractor": "contractor_id", "province": "province",
+           "supplier_province": "supplier_province", "sector": "sector", "procedure": "procedure",
+           "authority_type": "authority_type"}
+
+
+class NewAwardSet:
+    """A release's new awards, largest first, with an index per filter: a watchlist is matched against
+    the awards of its most selective filter only, so that 10,000 watchlists cost about as many look-ups
+    as they have matches, not 10,000 passes over every new award."""
+
+    def __init__(self, awards: list[NewAward]):
+        self.awards = awards
+        self.index: dict[str, dict[Any, list[NewAward]]] = {name: {} for name in INDEXED}
+        for award in awards:  # in value order, so every list is largest first too
+            for name, attribute in INDEXED.items():
+                self.index[name].setdefault(getattr(award, attribute), []).append(award)
+
+    def __len__(self) -> int:
+        return len(self.awards)
+
+    def matching(self, filters: WatchFilters) -> list[NewAward]:
+        """The awards meeting `filters`, largest contract value first."""
+        candidates = self.awards
+        for name in INDEXED:
+            wanted = getattr(filters.awards, name)
+            if wanted is not None:
+                found = self.index[name].get(wanted, [])
+                if len(found) < len(candidates):
+                    candidates = found
+        chosen = []
+        for award in candidates:
+            if filters.min_value is not None and award.contract_value < filters.min_value:
+                break  # largest first: every later one is smaller still
+            if matches(filters, award):
+                chosen.append(award)
+        return chosen
 
 
 def names_of(session: Session, release: Release, awards: list[NewAward]) -> dict[tuple[str, str], str]:

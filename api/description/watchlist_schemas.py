@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.description.schema_types import envelope, instant, obj, prop, text
+from api.description.award_schemas import AUTHORITY_TYPE, PARTY_ID
+from api.description.schema_types import amount, count, envelope, instant, obj, plate, prop, sector_id, text
+from store.reference.lists import procedures
 
 WATCHLIST_SCHEMAS: dict[str, dict[str, Any]] = {
     "Watchlist": obj({
@@ -24,10 +26,24 @@ WATCHLIST_SCHEMAS: dict[str, dict[str, Any]] = {
         "awardsUrl": text("Its new awards (/watchlists/{id}/awards).", format="uri"),
     }, description="Saved awards filters, and the address their weekly digest goes to."),
 }
+WATCHLIST_SCHEMAS["Tender"] = obj({
+    "tenderId": text("The tender's İKN (e.g. `2024/123456`): search it on EKAP to find the notice."),
+    "tenderDate": text("The tender's date.", format="date"),
+    "tenderName": text("The tender's name (İhale Adı), where the release has it."),
+    "procedure": text("Procedure id (/procedures).", enum=list(procedures())),
+    "sector": sector_id("The tender's sector"),
+    "authority": obj({"id": PARTY_ID, "name": text("The authority's name as recorded."), "type": AUTHORITY_TYPE,
+                      "province": plate("Province: the authority's province")}, description="The buying authority."),
+    "estimatedCost": amount("The tender's estimated cost"),
+    "lots": prop("The tender's number of lots.", type="integer", minimum=1),
+    "awardedLots": count("How many of its lots were awarded in the release (0 for a tender only announced)."),
+}, optional=("tenderName",), description="One tender of the release, announced or awarded.")
 WATCHLIST_SCHEMAS["WatchlistPage"] = envelope("Watchlist")
-_awards = envelope("Award")
-WATCHLIST_SCHEMAS["WatchlistAwardPage"] = {
-    **_awards, "properties": {**_awards["properties"], "since": prop(
-        "The release the awards are new since: its awards hold none of these (tender, lot); null when no "
-        "release was loaded before the one served (every matching award is new).", type=["string", "null"])},
-    "required": [*_awards["required"], "since"]}
+for _item, _what in (("Award", "its awards hold none of these (tender, lot)"),
+                     ("Tender", "it holds none of these tenders")):
+    _page = envelope(_item)
+    WATCHLIST_SCHEMAS[f"Watchlist{_item}Page"] = {
+        **_page, "properties": {**_page["properties"], "since": prop(
+            f"The release the items are new since: {_what}; null when no release was loaded before the one "
+            "served (every matching item is new).", type=["string", "null"])},
+        "required": [*_page["required"], "since"]}

@@ -44,6 +44,7 @@ from store.watchlists import (
     delete_watchlist,
     get_watchlist,
     list_new_awards,
+    list_new_tenders,
     list_watchlists,
     previous_release,
     remove_watchlist,
@@ -265,6 +266,31 @@ def list_watchlist_awards(values: Values, watchlist_id: str) -> Reply:
                                sort=values["sort"], after=after, limit=values["limit"] + 1)
     except DetailsMissingError as error:
         raise NotReady(f"The release served cannot answer this yet: {error}.") from None
+    reply = paged(page, release, values)
+    return Reply(_with_since(reply.body, since), f"{reply.version}-{since.id if since else 0}")
+
+
+@area.get("/watchlists/<watchlist_id>/tenders", cost=1, path_params=[WATCHLIST_ID], params=(SINCE, *PAGING),
+          checks=[check_cursor_release], response_schema="WatchlistTenderPage", extra_statuses=[404, 409, 503])
+def list_watchlist_tenders(values: Values, watchlist_id: str) -> Reply:
+    """The tenders new to a watchlist: those of the release served that match it and that an earlier release lacked
+    Every tender of the release served, announced ones with no awarded lot included, that matches the
+    filters a tender has (`province`, `sector`, `procedure`, `authorityType`, `authority`, and
+    `minValue` on its estimated cost) and whose id release `since` does not hold; newest first. A
+    watchlist with a `contractor`, `supplierProvince` or `flag` filter names awards, not tenders: its
+    page is empty. `since` as for /watchlists/{id}/awards. A release loaded before tenders were kept
+    (as `since` or served) is a 503: load it again."""
+    row = _own(watchlist_id)
+    release = served_release()
+    if release is None:
+        return Reply(_with_since(no_release_page().body, None), "none")
+    since = _since(values, release)
+    after = values["cursor"].position[1] if values["cursor"] is not None else None
+    try:
+        page = list_new_tenders(db_session(), release=release, since=since, filters=watch_filters(_stored(row)),
+                                after=after, limit=values["limit"] + 1)
+    except DetailsMissingError as error:
+        raise NotReady(f"The releases cannot answer this yet: {error}.") from None
     reply = paged(page, release, values)
     return Reply(_with_since(reply.body, since), f"{reply.version}-{since.id if since else 0}")
 

@@ -136,7 +136,8 @@ def load_release(
                 write_details(con, sessions, release_id, counted)
                 build_release_files(con, opened, release_id, settings)
                 with session_scope(sessions) as session:
-                    complete_release(session, release_id, details=DETAILS_VERSION, tender_names=has_tender_names(con))
+                    complete_release(session, release_id, details=DETAILS_VERSION, tender_names=has_tender_names(con),
+                                     tenders=True)
                     if activate:
                         activate_release(session, release_id)
                     if before_commit is not None:

@@ -9,12 +9,17 @@ from email import message_from_bytes
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from api.digests import NewAwardsCache, send_all_digests, send_digests, start_digest_sender
 from loaders.procurement.load import load_release
+from store.awards import AwardFilters
 from store.db import session_scope
 from store.models import WatchlistDigest
+from store.reference.flags import FLAG_BITS
+from store.watchlists import NewAward, NewAwardSet, WatchFilters, matches
 from tests.api.test_accounts import Mailbox, smtp  # noqa: F401  (the fixture)
 from tests.helpers import write_release
 from tests.loaders.test_procurement_statistics import TABLES
@@ -241,3 +246,43 @@ def test_the_new_awards_are_computed_once_per_release(watched, monkeypatch):
     monkeypatch.setattr(api.digests, "new_awards", lambda *a, **k: calls.append(1) or real(*a, **k))
     run = send_digests(app.extensions["gosterge.sessions"], app.config, cache=NewAwardsCache())
     assert run.counts == {"sent": 3} and len(calls) == 1
+
+
+AWARD = st.builds(
+    NewAward, tender_id=st.sampled_from(["T1", "T2", "T3"]), lot=st.integers(1, 3), province=st.integers(1, 3),
+    supplier_province=st.one_of(st.none(), st.integers(1, 3)), sector=st.integers(1, 3),
+    procedure=st.sampled_from(["open", "restricted"]), authority_type=st.sampled_from(["ministry", "municipality"]),
+    authority_id=st.sampled_from(["A1", "A2"]), contractor_id=st.sampled_from(["C1", "C2"]),
+    flags=st.integers(0, 31), contract_value=st.decimals(0, 1000, places=2), estimated_cost=st.none(),
+    discount=st.none(), tender_date=st.just("2026-01-01"))
+FILTERS = st.builds(
+    WatchFilters, awards=st.builds(
+        AwardFilters, province=st.one_of(st.none(), st.integers(1, 3)),
+        supplier_province=st.one_of(st.none(), st.integers(1, 3)), sector=st.one_of(st.none(), st.integers(1, 3)),
+        procedure=st.one_of(st.none(), st.just("open")), authority_type=st.one_of(st.none(), st.just("ministry")),
+        authority=st.one_of(st.none(), st.just("A1")), contractor=st.one_of(st.none(), st.just("C2")),
+        flags=st.lists(st.sampled_from(list(FLAG_BITS)), max_size=2).map(tuple)),
+    min_value=st.one_of(st.none(), st.decimals(0, 1000, places=2)))
+
+
+@given(awards=st.lists(AWARD, max_size=40), filters=FILTERS)
+def test_the_indexed_set_finds_exactly_the_awards_that_match_largest_first(awards, filters):
+    ordered = sorted(awards, key=lambda a: -a.contract_value)
+    assert NewAwardSet(ordered).matching(filters) == [a for a in ordered if matches(filters, a)]
+
+
+def test_a_deleted_watchlist_or_a_revoked_key_gets_no_digest(watched, make_key):
+    app, client, auth, mailbox, tmp_path = watched
+    deleted = create(client, auth, filters={"authority": "A2"}, notify="deleted@example.com")
+    other = {"Authorization": f"Bearer {make_key(target_app=app)}"}
+    create(client, other, filters={"authority": "A2"}, notify="revoked@example.com")
+    for message in list(mailbox.messages):
+        client.post(mailed_link(message, f"{PREFIX}/confirm"), data={"confirm": "yes"})
+    assert client.delete(f"{PREFIX}/{deleted['id']}", headers=auth).status_code == 204
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        from store.keys import revoke_key
+
+        revoke_key(session, 2, now=datetime.now(UTC))
+    load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
+    assert send_all_digests(app.extensions["gosterge.sessions"], app.config).handled == 0
+    assert len(mailbox.messages) == 2

@@ -184,3 +184,55 @@ def test_link_tokens_are_not_logged(make_app, make_key, caplog, tmp_path, monkey
     client.get(f"{PREFIX}/confirm?token={token}")
     client.post(f"{PREFIX}/confirm?token={token}", data={"confirm": "yes"})
     assert token not in caplog.text
+
+
+ANNOUNCED = {"tender_id": "2026/000900", "authority_id": "A1", "tender_date": "2026-11-18", "procedure": "open",
+             "sector": 23, "estimated_cost": 5000, "lots": 2}
+
+
+@pytest.fixture
+def announced(make_app, tmp_path, make_key):
+    """W47, then W48 with a new awarded tender of A2 (three lots) and a new tender of A1 only announced."""
+    app = make_app()
+    load(app, write_release(tmp_path / "w47", TABLES, release="2026-W47"))
+    tables = {**SECOND, "tenders.csv": [*SECOND["tenders.csv"], ANNOUNCED]}
+    load(app, write_release(tmp_path / "w48", tables, release="2026-W48", published="2026-11-27T06:00:00Z"))
+    return app, app.test_client(), {"Authorization": f"Bearer {make_key(target_app=app)}"}
+
+
+def test_new_tenders_include_announced_ones_and_follow_the_tender_filters(announced):
+    app, client, auth = announced
+    everything = create(client, auth).get_json()["id"]
+    page = client.get(f"{PREFIX}/{everything}/tenders", headers=auth)
+    body = page.get_json()
+    assert page.headers["X-Credits-Remaining"] == "999" and body["since"] == "2026-W47"
+    assert [(t["tenderId"], t["lots"], t["awardedLots"]) for t in body["items"]] == [
+        ("2026/000777", 3, 3), ("2026/000900", 2, 0)]
+    assert body["items"][1]["authority"] == {"id": "A1", "name": "Ankara Kurum", "type": "ministry", "province": 6}
+    assert body["items"][1]["estimatedCost"] == 5000
+    cases = {"authority": "A1", "province": 35, "sector": 23, "minValue": 6000}
+    expected = {"authority": ["2026/000900"], "province": ["2026/000777"], "sector": ["2026/000900"],
+                "minValue": ["2026/000777"]}
+    for name, value in cases.items():
+        watchlist = create(client, auth, filters={name: value}).get_json()["id"]
+        items = client.get(f"{PREFIX}/{watchlist}/tenders", headers=auth).get_json()["items"]
+        assert [t["tenderId"] for t in items] == expected[name], name
+    by_contractor = create(client, auth, filters={"contractor": "C1"}).get_json()["id"]
+    assert client.get(f"{PREFIX}/{by_contractor}/tenders", headers=auth).get_json()["total"] == 0
+    assert client.get(f"{PREFIX}/{everything}/tenders?since=2026-W48", headers=auth).get_json()["total"] == 0
+    first = client.get(f"{PREFIX}/{everything}/tenders?limit=1", headers=auth).get_json()
+    rest = client.get(f"{PREFIX}/{everything}/tenders?limit=1&cursor={first['next_cursor']}", headers=auth).get_json()
+    assert [t["tenderId"] for t in first["items"] + rest["items"]] == ["2026/000777", "2026/000900"]
+
+
+def test_a_release_loaded_before_tenders_were_kept_is_a_503(announced):
+    app, client, auth = announced
+    from sqlalchemy import update
+
+    from store.models import Release
+
+    with session_scope(app.extensions["gosterge.sessions"]) as session:
+        session.execute(update(Release).where(Release.name == "2026-W47").values(tenders=False))
+    watchlist = create(client, auth).get_json()["id"]
+    assert "load it again" in assert_problem(client.get(f"{PREFIX}/{watchlist}/tenders", headers=auth), 503,
+                                             "not_ready")["detail"]
