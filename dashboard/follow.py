@@ -50,7 +50,8 @@ def follow_button(filters: Mapping[str, Any], *, name: str) -> None:
         try:
             made = watchlists.create(key, name=title, filters=filters, notify=notify or None)
         except ApiError as exc:
-            st.error(exc.message)
+            # The cap is the one refusal a visitor meets in the normal course: said in the page's language.
+            st.error(t("follow_too_many") if exc.status == 409 else exc.message)
             return
         st.success(t("follow_saved").format(name=literal(made["name"])))
         if made.get("notify"):

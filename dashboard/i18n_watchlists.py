@@ -23,6 +23,10 @@ WATCH_LABELS: dict[str, tuple[str, str]] = {
     "follow_filters": ("Takip edilecek filtreler", "Filters to follow"),
     "follow_everything": ("Filtre yok: tüm yeni sözleşmeler", "No filter: every new award"),
     "follow_name_needed": ("Listeye 1–100 karakterlik bir ad verin.", "Give the list a name of 1 to 100 characters."),
+    "follow_too_many": ("Anahtarınızın 50 izleme listesi var, bir anahtarın tutabileceği en çok sayı; yenisi için "
+                        "İzleme listeleri sayfasından birini silin.",
+                        "Your key holds 50 watchlists, the most a key may; delete one on the Watchlists page to "
+                        "add another."),
     "open_watchlists": ("İzleme listelerine git", "Go to the watchlists"),
     "all_awards_name": ("Tüm sözleşmeler", "All awards"),
     "min_value": ("En az sözleşme bedeli (TL)", "Least contract value (TRY)"),

@@ -5,7 +5,7 @@ Watchlists page and the visitor's own key, run by Streamlit's AppTest against a 
 from __future__ import annotations
 
 import os
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, parse_qsl, urlsplit
 
 import pytest
 import requests
@@ -212,3 +212,19 @@ def test_the_filters_shown_are_the_filters_saved_and_the_address_they_open():
     assert explorer_query(saved, "tr") == {**{k: v for k, v in ADDRESS.items() if k != "contractor"}, "lang": "tr"}
     assert chosen_filters({"minValue": "-5", "flag": "", "sector": None}) == {}
     assert chosen_filters({"minValue": "12.5"}) == {"minValue": 12.5}
+
+
+def test_the_digest_mail_links_to_the_explorer_by_the_names_it_reads():
+    from api.watchmail import dashboard_link
+
+    link = urlsplit(dashboard_link("http://dashboard.test/", SAVED) or "")
+    assert link.path == "/awards" and dict(parse_qsl(link.query)) == ADDRESS
+
+
+def test_the_fifty_first_follow_is_refused_in_the_pages_language(live, make_key):
+    key = make_key()
+    for n in range(50):
+        call(live, "POST", "/watchlists", key, json={"name": f"L{n}", "filters": {}}).raise_for_status()
+    app = save(page("views/awards.py", key=key, lang="tr", sector="23"), "tr")
+    assert [e.value for e in app.error] == [text("follow_too_many", "tr")]
+    assert len(held(live, key)) == 50
