@@ -46,10 +46,12 @@ WATCH_LABELS: dict[str, tuple[str, str]] = {
                       "enter the one you have there."),
     "go_to_api_key": ("API anahtarı sayfasına git", "Go to the API key page"),
     "own_key": ("Kendi anahtarınızla kullanın", "Use your own key"),
-    "own_key_help": ("İzleme listeleriniz bu anahtara aittir. Anahtar yalnız bu tarayıcı oturumunda tutulur; "
-                     "adres çubuğuna ya da başka bir yere yazılmaz.",
-                     "Your watchlists belong to this key. It is kept for this browser session only, never in the "
-                     "address or anywhere else."),
+    "own_key_help": ("İzleme listeleriniz bu anahtara aittir. Anahtar yalnız bu tarayıcı oturumunda tutulur "
+                     "(sayfayı yenilemek ya da yeni sekme açmak onu unutturur); adres çubuğuna ya da başka bir yere "
+                     "yazılmaz. Panel içindeki bağlantılar oturumu korur.",
+                     "Your watchlists belong to this key. It is kept for this browser session only (reloading the "
+                     "page or opening a new tab forgets it), never in the address or anywhere else. Links within "
+                     "the dashboard keep the session."),
     "own_key_input": ("API anahtarınız", "Your API key"),
     "own_key_use": ("Bu anahtarı kullan", "Use this key"),
     "own_key_in_use": ("Kendi anahtarınız kullanılıyor (…{tail}).", "Your own key is in use (…{tail})."),
