@@ -17,6 +17,7 @@ import argparse
 import csv
 import json
 import logging
+import os
 import random
 import secrets
 import shutil
@@ -34,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from api import create_app  # noqa: E402
-from api.digests import send_all_digests  # noqa: E402
+from api.digests import SendRun, send_all_digests  # noqa: E402
 from loaders.procurement.generate import generate_release  # noqa: E402
 from loaders.procurement.load import load_release  # noqa: E402
 from loaders.procurement.release import open_release  # noqa: E402
@@ -93,6 +94,20 @@ def earlier_release(full: Path, out: Path, every: int) -> int:
     return len(dropped)
 
 
+def send_in_a_process(config: dict[str, Any], work: Path) -> SendRun:
+    """`gosterge digests send` with the same settings; what it reported."""
+    names = ("DATABASE_URL", "SMTP_URL", "PUBLIC_BASE_URL", "DASHBOARD_URL", "DIGESTS_PER_ADDRESS_PER_DAY")
+    env = {**os.environ, "GOSTERGE_VAR_DIR": str(work), **{f"GOSTERGE_{n}": str(config[n]) for n in names}}
+    done = subprocess.run([sys.executable, "-m", "cli", "digests", "send"], env=env, capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[1])
+    line = done.stderr.strip().splitlines()[-1].removeprefix("digests: ")
+    run = SendRun()
+    for part in line.split(", "):
+        count, status = part.split(" ")
+        run.counts[status] = int(count)
+    return run
+
+
 def column(path: Path, name: str, limit: int = 200_000) -> list[str]:
     with open(path, encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
@@ -147,6 +162,9 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=100, help="every n-th tender is new in the second release")
     parser.add_argument("--database-url")
     parser.add_argument("--pause-ms", type=int, default=5, help="the sender's pause after each digest")
+    parser.add_argument("--sender", choices=["thread", "process"], default="thread",
+                        help="send in this process, as the API's sender thread does, or with `gosterge digests "
+                             "send` in a process of its own")
     parser.add_argument("--smoke", action="store_true", help="tiny release, 200 watchlists")
     args = parser.parse_args()
     if args.smoke:
@@ -198,8 +216,10 @@ def main() -> int:
     reader = threading.Thread(target=lambda: busy.extend(latencies(client, key, until=done)))
     reader.start()
     started = time.perf_counter()
-    # As the API's sender thread sends them: with its pause after each digest.
-    run = send_all_digests(sessions, app.config, pause=app.config["DIGEST_PAUSE_MS"] / 1000)
+    if args.sender == "thread":  # as the API's sender thread sends them: with its pause after each digest
+        run = send_all_digests(sessions, app.config, pause=app.config["DIGEST_PAUSE_MS"] / 1000)
+    else:
+        run = send_in_a_process(app.config, work)
     seconds = time.perf_counter() - started
     done.set()
     reader.join()
@@ -215,7 +235,8 @@ def main() -> int:
         once = time.perf_counter() - started
     print(f"new awards of the release: {len(awards)} (the one anti-join: {once:.2f} s)")
     print(f"digests of {args.watchlists} watchlists: {dict(sorted(run.counts.items()))} in {seconds:.1f} s "
-          f"({seconds / max(run.handled, 1) * 1000:.1f} ms each, the sender's pause of {args.pause_ms} ms included)")
+          f"({seconds / max(run.handled, 1) * 1000:.1f} ms each; sent from a {args.sender}"
+          + (f", its pause of {args.pause_ms} ms included)" if args.sender == "thread" else ")"))
     print(f"/awards pages before: {summary(idle)}")
     print(f"/awards pages while the digests were sent: {summary(busy) if busy else 'none finished'}")
     assert run.counts.get("sent", 0) > 0 and not run.counts.get("pending") and not run.counts.get("failed")
