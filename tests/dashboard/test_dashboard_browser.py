@@ -73,7 +73,8 @@ VIEWS = [(name, "") for name in PAGES] + [("overview", ""), ("competition", "dim
                                           ("profile", f"kind=authority&id={AUTHORITY}"),
                                           ("profile", f"kind=contractor&id={CONTRACTOR}&period=2024"),
                                           ("awards", f"sector=23&period=2024&procedure=open&{AWARD}"),
-                                          ("awards", "flag=single-bid,winner-share&sort=value")]
+                                          ("awards", "flag=single-bid,winner-share&sort=value"),
+                                          ("awards", "sector=23&minValue=1000000")]
 MAPS = {("competition", "dimension=province"), ("direct", "dimension=province"), ("local-suppliers", ""),
         ("competition", "dimension=province&year=2025"), ("supply-flows", "buyer=6"),
         ("profile", f"kind=authority&id={AUTHORITY}"), ("profile", f"kind=contractor&id={CONTRACTOR}&period=2024")}
