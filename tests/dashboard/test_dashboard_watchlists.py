@@ -5,6 +5,7 @@ Watchlists page and the visitor's own key, run by Streamlit's AppTest against a 
 from __future__ import annotations
 
 import os
+from email import message_from_bytes
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
 import pytest
@@ -176,6 +177,13 @@ def test_watchlists_page_says_the_digest_address_state(live, loaded_app, make_ke
     call(live, "POST", "/watchlists", key, json={"name": "Mail", "filters": {}, "notify": "a@example.com"})
     app = page("views/watchlists.py", key=key, lang="tr")
     assert "Haftalık özet: a@example.com onay bekliyor" in texts(app)
+    # The address's owner follows the mail's link and presses its button: the page says it is confirmed.
+    mail = message_from_bytes(next((tmp_path / "outbox").glob("*.eml")).read_bytes())
+    token = mail.get_payload(decode=True).decode().split("token=")[1].split()[0]
+    requests.post(f"{live.url}{PP}/watchlists/confirm", params={"token": token}, data={"confirm": "yes"},
+                  timeout=10).raise_for_status()
+    app = page("views/watchlists.py", key=key, lang="en")
+    assert "Weekly digest: a@example.com confirmed" in texts(app)
 
 
 def test_a_visitor_enters_their_own_key_on_the_api_key_page(live, make_key):
