@@ -184,6 +184,16 @@ def test_watchlists_page_says_the_digest_address_state(live, loaded_app, make_ke
                   timeout=10).raise_for_status()
     app = page("views/watchlists.py", key=key, lang="en")
     assert "Weekly digest: a@example.com confirmed" in texts(app)
+    # Unsubscribing is a digest's link (a release's mail); its effect on the row is what the page reads.
+    from sqlalchemy import update
+
+    from store.db import session_scope
+    from store.models import Watchlist
+
+    with session_scope(loaded_app.extensions["gosterge.sessions"]) as session:
+        session.execute(update(Watchlist).values(unsubscribed=True))
+    app = page("views/watchlists.py", key=key, lang="tr")
+    assert "Haftalık özet: a@example.com abonelikten çıktı" in texts(app)
 
 
 def test_a_visitor_enters_their_own_key_on_the_api_key_page(live, make_key):
