@@ -83,14 +83,15 @@ def send_digests(sessions: sessionmaker[Session], config: Mapping[str, Any], *, 
                  pause: float = 0.0) -> SendRun:
     """Plan the digests of the release served, then handle at most `limit` due ones, `pause` seconds
     apart (the API's sender leaves the process and the store to the requests between two)."""
-    # Every transaction here writes: on SQLite it takes the write lock at its start (BEGIN IMMEDIATE),
-    # since a read snapshot cannot become a write once another sender has committed.
-    sessions = functools.partial(sessions, execution_options={WRITES: True})  # type: ignore[assignment]
+    # What writes takes the write lock at its start on SQLite (BEGIN IMMEDIATE): a read snapshot
+    # cannot become a write once another writer has committed. Building a digest only reads, so the
+    # anti-join of a national release and each match hold no lock the credit debits wait for.
+    writers = functools.partial(sessions, execution_options={WRITES: True})
     run = SendRun()
     if not config["PUBLIC_BASE_URL"]:
         log.warning("digests are not sent: GOSTERGE_PUBLIC_BASE_URL is not set, so their links cannot be built")
         return run
-    with session_scope(sessions) as session:
+    with session_scope(writers) as session:
         active = get_active_release(session)
         if active is not None:
             plan_digests(session, active.id, now=now())
@@ -98,38 +99,43 @@ def send_digests(sessions: sessionmaker[Session], config: Mapping[str, Any], *, 
         releases = due_release_ids(session, now=now())
     for release_id in releases:
         while run.handled < limit:
-            with session_scope(sessions) as session:
+            with session_scope(writers) as session:
                 claimed = claim_digests(session, release_id, now=now(), limit=min(10, limit - run.handled))
             if not claimed:
                 break
             for digest in claimed:
-                run.add(_send_one(sessions, config, digest, now, cache))
+                run.add(_send_one(sessions, writers, config, digest, now, cache))
                 time.sleep(pause)
     return run
 
 
-def _send_one(sessions: sessionmaker[Session], config: Mapping[str, Any], digest: Claimed,
-              now: Callable[[], datetime], cache: NewAwardsCache) -> str:
-    """Build and send one claimed digest; the status it is left in."""
-    with session_scope(sessions) as session:
-        status, message, address, count = _build(session, config, digest, now(), cache)
+def _send_one(readers: Callable[[], Session], writers: Callable[[], Session], config: Mapping[str, Any],
+              digest: Claimed, now: Callable[[], datetime], cache: NewAwardsCache) -> str:
+    """Build (reading only) and send one claimed digest; the status it is left in."""
+    with session_scope(readers) as session:
+        status, message, address, count = _build(session, config, digest, cache)
+    with session_scope(writers) as session:
+        if message is not None and claim_allowance(session, address, now=now(), window=timedelta(days=1),
+                                                   cap=config["DIGESTS_PER_ADDRESS_PER_DAY"],
+                                                   scope=DIGEST_SCOPE) is not None:
+            status, message, address = "capped", None, "the address has had its digests for today"
         if message is None:
-            finish_digest(session, digest.id, status, now=now(), error=address)
+            finish_digest(session, digest.id, status, now=now(), error=address, matches=count)
             return status
     try:
         send(message, config["SMTP_URL"])
     except MailError as error:
-        with session_scope(sessions) as session:
+        with session_scope(writers) as session:
             return_allowance(session, address, scope=DIGEST_SCOPE)
             left = retry_digest(session, digest, str(error), now=now())
         log.warning("digest %s not sent (attempt %d): %s", digest.id, digest.attempts, error)
         return left
-    with session_scope(sessions) as session:
+    with session_scope(writers) as session:
         finish_digest(session, digest.id, "sent", now=now(), matches=count)
     return "sent"
 
 
-def _build(session: Session, config: Mapping[str, Any], digest: Claimed, moment: datetime,
+def _build(session: Session, config: Mapping[str, Any], digest: Claimed,
            cache: NewAwardsCache) -> tuple[str, Any, str, int]:
     """(status, message, address, matches): a message to send, or none and the final status with its
     reason in place of the address."""
@@ -142,13 +148,9 @@ def _build(session: Session, config: Mapping[str, Any], digest: Claimed, moment:
     if reason or release is None:
         return "skipped", None, reason, 0
     filters = json.loads(watchlist.filters)
-    wanted = watch_filters(filters)
-    matched = cache.get(session, release, since).matching(wanted)
+    matched = cache.get(session, release, since).matching(watch_filters(filters))
     if not matched:
         return "empty", None, "", 0
-    if claim_allowance(session, watchlist.notify, now=moment, cap=config["DIGESTS_PER_ADDRESS_PER_DAY"],
-                       window=timedelta(days=1), scope=DIGEST_SCOPE) is not None:
-        return "capped", None, "the address has had its digests for today", len(matched)
     base = str(config["PUBLIC_BASE_URL"]).rstrip("/")
     message = digest_message(
         sender=config["MAIL_FROM"], to=watchlist.notify, name=watchlist.name, release=release.name,

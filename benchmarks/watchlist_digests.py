@@ -34,6 +34,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sqlalchemy import text  # noqa: E402
+
 from api import create_app  # noqa: E402
 from api.digests import SendRun, send_all_digests  # noqa: E402
 from loaders.procurement.generate import generate_release  # noqa: E402
@@ -155,6 +157,64 @@ def summary(values: list[float]) -> str:
             f"over {len(ordered)} calls")
 
 
+def resend(args: argparse.Namespace, work: Path) -> int:
+    """The sending phase again, on the store of an earlier run."""
+    from sqlalchemy import delete
+
+    from store.models import WatchlistDigest
+
+    port = 8025 + random.Random().randrange(1000)
+    smtp = smtp_sink(port)
+    app = create_app({"DATABASE_URL": args.database_url, "ANSWER_CACHE_BYTES": 0, "DEFAULT_RATE": "100000/minute",
+                      "SMTP_URL": f"smtp://127.0.0.1:{port}", "PUBLIC_BASE_URL": "http://gosterge.test",
+                      "DASHBOARD_URL": "http://dashboard.test", "DIGESTS_PER_ADDRESS_PER_DAY": 100,
+                      "DIGEST_SENDER_SECONDS": 0, "KEY_CACHE_MS": 250, "LOG_LEVEL": "WARNING",
+                      "DIGEST_PAUSE_MS": args.pause_ms})
+    sessions = app.extensions["gosterge.sessions"]
+    with session_scope(sessions) as session:
+        session.execute(delete(WatchlistDigest))
+        session.execute(text("DELETE FROM signup_allowances WHERE address LIKE 'digest:%'"))
+        _, key = create_key(session, apis=["public-procurement"], credits=10**9, rate="100000/minute",
+                            now=datetime.now(UTC))
+    measure(app, key, args, work, smtp)
+    return 0
+
+
+def measure(app: Any, key: str, args: argparse.Namespace, work: Path, smtp: subprocess.Popen) -> None:
+    """Send every due digest while a thread reads /awards pages; print the figures."""
+    sessions = app.extensions["gosterge.sessions"]
+    client = app.test_client()
+    latencies(client, key, calls=20)  # warm
+    # The pages are read by a thread in both phases, as a worker serves them beside its sender thread.
+    idle: list[float] = []
+    quiet = threading.Event()
+    reader = threading.Thread(target=lambda: idle.extend(latencies(client, key, until=quiet)))
+    reader.start()
+    time.sleep(5)
+    quiet.set()
+    reader.join()
+    done = threading.Event()
+    busy: list[float] = []
+    reader = threading.Thread(target=lambda: busy.extend(latencies(client, key, until=done)))
+    reader.start()
+    started = time.perf_counter()
+    if args.sender == "thread":  # as the API's sender thread sends them: with its pause after each digest
+        run = send_all_digests(sessions, app.config, pause=app.config["DIGEST_PAUSE_MS"] / 1000)
+    else:
+        run = send_in_a_process(app.config, work)
+    seconds = time.perf_counter() - started
+    done.set()
+    reader.join()
+    smtp.terminate()
+    smtp.wait()
+    print(f"digests of {args.watchlists} watchlists: {dict(sorted(run.counts.items()))} in {seconds:.1f} s "
+          f"({seconds / max(run.handled, 1) * 1000:.1f} ms each; sent from a {args.sender}"
+          + (f", its pause of {args.pause_ms} ms included)" if args.sender == "thread" else ")"))
+    print(f"/awards pages before: {summary(idle)}")
+    print(f"/awards pages while the digests were sent: {summary(busy) if busy else 'none finished'}")
+    assert run.counts.get("sent", 0) > 0 and not run.counts.get("pending") and not run.counts.get("failed")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", default="demo", choices=["tiny", "demo", "national"])
@@ -166,11 +226,15 @@ def main() -> int:
                         help="send in this process, as the API's sender thread does, or with `gosterge digests "
                              "send` in a process of its own")
     parser.add_argument("--smoke", action="store_true", help="tiny release, 200 watchlists")
+    parser.add_argument("--resend", action="store_true", help="with --database-url of an earlier run: forget its "
+                        "digests and send them again (no generation, no loads)")
     args = parser.parse_args()
     if args.smoke:
         args.scale, args.watchlists, args.every = "tiny", 200, 10
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
     work = Path(tempfile.mkdtemp(prefix="gosterge-digests-"))
+    if args.resend:
+        return resend(args, work)
     started = time.perf_counter()
     archive = generate_release(args.scale, seed=1, out=work / f"{args.scale}.zip",
                                published=datetime(2026, 11, 20, 6, tzinfo=UTC))
@@ -201,30 +265,6 @@ def main() -> int:
     second = load_release(full, sessions, settings=settings)
     print(f"second release loaded in {time.perf_counter() - started:.1f} s (its digests planned in the load)")
 
-    client = app.test_client()
-    latencies(client, key, calls=20)  # warm
-    # The pages are read by a thread in both phases, as a worker serves them beside its sender thread.
-    idle: list[float] = []
-    quiet = threading.Event()
-    reader = threading.Thread(target=lambda: idle.extend(latencies(client, key, until=quiet)))
-    reader.start()
-    time.sleep(5)
-    quiet.set()
-    reader.join()
-    done = threading.Event()
-    busy: list[float] = []
-    reader = threading.Thread(target=lambda: busy.extend(latencies(client, key, until=done)))
-    reader.start()
-    started = time.perf_counter()
-    if args.sender == "thread":  # as the API's sender thread sends them: with its pause after each digest
-        run = send_all_digests(sessions, app.config, pause=app.config["DIGEST_PAUSE_MS"] / 1000)
-    else:
-        run = send_in_a_process(app.config, work)
-    seconds = time.perf_counter() - started
-    done.set()
-    reader.join()
-    smtp.terminate()
-    smtp.wait()
     with session_scope(sessions) as session:
         from store.releases import find_release
         from store.watchlists import new_awards
@@ -234,12 +274,7 @@ def main() -> int:
         awards = new_awards(session, release=release, since=before) if release and before else []
         once = time.perf_counter() - started
     print(f"new awards of the release: {len(awards)} (the one anti-join: {once:.2f} s)")
-    print(f"digests of {args.watchlists} watchlists: {dict(sorted(run.counts.items()))} in {seconds:.1f} s "
-          f"({seconds / max(run.handled, 1) * 1000:.1f} ms each; sent from a {args.sender}"
-          + (f", its pause of {args.pause_ms} ms included)" if args.sender == "thread" else ")"))
-    print(f"/awards pages before: {summary(idle)}")
-    print(f"/awards pages while the digests were sent: {summary(busy) if busy else 'none finished'}")
-    assert run.counts.get("sent", 0) > 0 and not run.counts.get("pending") and not run.counts.get("failed")
+    measure(app, key, args, work, smtp)
     return 0
 
 

@@ -14,7 +14,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from store.models import ApiKey, Release, Watchlist, WatchlistDigest
-from store.watchlists import previous_release
+from store.server_keys import get_or_create_server_key
+from store.watchlists import LINK_KEY, previous_release
 
 MAX_ATTEMPTS = 5
 # A claim lasts this long: a sender that died mid-send leaves its digest to another after it.
@@ -28,6 +29,8 @@ def plan_digests(session: Session, release_id: int, *, now: datetime) -> int:
     release = session.get(Release, release_id)
     if release is None:
         return 0
+    # The key the unsubscribe links are derived from exists before a digest is built (which only reads).
+    get_or_create_server_key(session, LINK_KEY)
     before = previous_release(session, release)
     w = Watchlist
     eligible = (select(w.seq, literal(release_id), literal(before.id if before else None), literal("pending"),

@@ -25,7 +25,7 @@ from store.keys import hash_key
 from store.models import ApiKey, Release, Watchlist
 from store.pages import Page
 from store.reference.flags import flag_mask
-from store.server_keys import get_or_create_server_key
+from store.server_keys import get_or_create_server_key, get_server_key
 
 MAX_WATCHLISTS = 50  # per key
 
@@ -126,7 +126,9 @@ LINK_KEY = "watchlist-links"  # a server key (store/server_keys.py)
 def unsubscribe_token(session: Session, watchlist_id: str) -> str:
     """The watchlist's unsubscribe token: derived from a server secret and its id, so that every digest
     carries the same working link while only its digest is stored, like every other token."""
-    key = get_or_create_server_key(session, LINK_KEY)
+    # Made with the first watchlist and by every planning of digests (writes); a digest, built while
+    # only reading, finds it.
+    key = get_server_key(session, LINK_KEY) or get_or_create_server_key(session, LINK_KEY)
     mac = hmac.new(key, f"unsubscribe:{watchlist_id}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac).decode().rstrip("=")
 

@@ -286,3 +286,23 @@ def test_a_deleted_watchlist_or_a_revoked_key_gets_no_digest(watched, make_key):
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     assert send_all_digests(app.extensions["gosterge.sessions"], app.config).handled == 0
     assert len(mailbox.messages) == 2
+
+
+def test_building_a_digest_holds_no_write_lock_a_paid_answer_waits_for(watched, monkeypatch):
+    """The national run's fault: the release's anti-join ran inside a write transaction, and on
+    SQLite a paid answer's credit debit waited for it past the busy timeout (502)."""
+    app, client, auth, mailbox, tmp_path = watched
+    create(client, auth, filters={"authority": "A2"}, notify="owner@example.com")
+    press(client, mailed_link(mailbox.messages[0], f"{PREFIX}/confirm"), "confirm", "yes")
+    load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
+    import api.digests
+
+    real, answers = api.digests.new_awards, []
+
+    def slow_anti_join(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        answers.append(client.get("/v1/public-procurement/awards?limit=1", headers=auth).status_code)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api.digests, "new_awards", slow_anti_join)
+    assert send_digests(app.extensions["gosterge.sessions"], app.config, cache=NewAwardsCache()).counts == {"sent": 1}
+    assert answers == [200]
