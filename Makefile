@@ -31,6 +31,7 @@ bench-smoke: $(STAMP)
 	$(BIN)/python benchmarks/procurement_load.py --scale tiny
 	$(BIN)/python benchmarks/ekap_import.py --smoke
 	$(BIN)/python benchmarks/api_load.py --smoke
+	$(BIN)/python benchmarks/watchlist_digests.py --smoke
 
 clean:
 	rm -rf $(VENV) var build *.egg-info

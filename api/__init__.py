@@ -15,6 +15,7 @@ from api.bodies import MAX_BODY_BYTES
 from api.config import ensure_sqlite_dir, load_config
 from api.cursor_key import CursorKey
 from api.db import close_session
+from api.digests import start_digest_sender
 from api.errors import register_error_handlers
 from api.keycache import CallerCache
 from api.limits import add_limit_headers, init_limits
@@ -136,12 +137,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         parties,
         procurement,
         reference,
+        watchlists,
     )
 
     # The OpenAPI document describes the operations of these areas, in this order.
-    install(app, procurement.area, parties.area, reference.area, downloads.area, news.area, account.area,
+    install(app, procurement.area, parties.area, watchlists.area, reference.area, downloads.area, news.area, account.area,
             accounts.area, admin.area, meta.area, health.area)
     register_error_handlers(app)
+    start_digest_sender(app.extensions["gosterge.sessions"], app.config)
     # Outermost (around ProxyFix too): the body is read within its deadline before anything else runs.
     app.wsgi_app = BodyDeadline(app.wsgi_app, seconds=app.config["BODY_SECONDS"],  # type: ignore[method-assign]
                                 min_rate=app.config["UPLOAD_MIN_BYTES_PER_SECOND"], small=MAX_BODY_BYTES)

@@ -18,6 +18,14 @@ MAX_JSON_BYTES = 16 * 1024
 MAX_BODY_BYTES = MAX_JSON_BYTES
 
 
+class FieldErrors(ValueError):
+    """The problems of the members of an object field, each named `field.member` in the 400."""
+
+    def __init__(self, errors: list[tuple[str, str]]):
+        super().__init__("; ".join(f"{name}: {message}" for name, message in errors))
+        self.errors = errors
+
+
 @dataclass(frozen=True)
 class Field:
     name: str
@@ -58,6 +66,8 @@ def parse_json(fields: list[Field]) -> dict[str, Any]:
             continue
         try:
             values[f.name] = f.parse(data[f.name])
+        except FieldErrors as exc:
+            errors += [{"parameter": f"{f.name}.{name}", "message": message} for name, message in exc.errors]
         except (ValueError, TypeError) as exc:
             errors.append({"parameter": f.name, "message": str(exc)})
     if errors:

@@ -56,6 +56,14 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "SIGNUP_RATE_PER_ADDRESS": ("10/hour", str),
     "SIGNUP_RATE_PER_KEY": ("300/hour", str),
     "SIGNUP_PER_EMAIL_PER_DAY": (3, int),
+    # Watchlist digests: mails per address a day (apart from the sign-up's), how often each API process
+    # looks for digests to send (0: never; `gosterge digests send` then does it), and the dashboard's
+    # public address for their link to its awards view (empty: no link).
+    "DIGESTS_PER_ADDRESS_PER_DAY": (20, int),
+    "DIGEST_SENDER_SECONDS": (30, int),
+    # The API's sender waits this long after each digest, leaving the process and the store to requests.
+    "DIGEST_PAUSE_MS": (5, int),
+    "DASHBOARD_URL": ("", str),
     # Comma-separated ids of the keys (the dashboard's) that may name visitors with X-Gosterge-Visitor.
     "SIGNUP_VISITOR_KEYS": ("", str),
 }

@@ -7,7 +7,7 @@ import argparse
 import logging
 import sys
 
-from cli import db, ekap, export, keys, news, procurement, run
+from cli import db, digests, ekap, export, keys, news, procurement, run
 from store.errors import NotFoundError
 
 
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     news.add_commands(sub, load=load)
     ekap.add_commands(sub)
     export.add_commands(sub)
+    digests.add_commands(sub)
     return parser
 
 

@@ -36,6 +36,10 @@ def cmd_load(args: argparse.Namespace) -> int:
         return 1
     say(f"loaded release {result.name} as id {result.release_id}: {result.items} items in {result.seconds:.1f} s"
         + ("" if args.no_activate else "; now served"))
+    if not args.no_activate and not args.no_digests:
+        from cli.digests import send_after_load
+
+        send_after_load(sessions)
     return 0
 
 
@@ -96,6 +100,8 @@ def add_commands(sub: argparse._SubParsersAction, *, generate: argparse._SubPars
     lp = load.add_parser("procurement", help="validate, compute and serve a weekly release (ZIP or directory)")
     lp.add_argument("path")
     lp.add_argument("--no-activate", action="store_true", help="store it without serving it")
+    lp.add_argument("--no-digests", action="store_true",
+                    help="leave the watchlists' digests to the API's senders (or `gosterge digests send`)")
     lp.set_defaults(func=cmd_load)
 
     releases = sub.add_parser("releases", help="procurement releases").add_subparsers(dest="action", required=True)

@@ -107,11 +107,13 @@ def load_demo_data() -> tuple[int, str]:
     return create_key_now(sessions, apis=list(APIS), credits=100_000, rate="600/minute", label="demo")
 
 
-def api_environment(api_url: str, dashboard_key_id: int) -> dict[str, str]:
-    """The API's environment in the demo: its public address, and the dashboard's key as the one
-    (beside any already configured) that may name the visitors it signs up."""
+def api_environment(api_url: str, dashboard_key_id: int, dashboard_url: str = "") -> dict[str, str]:
+    """The API's environment in the demo: its public address, the dashboard's (for the digests' link to
+    its awards view), and the dashboard's key as the one (beside any already configured) that may name
+    the visitors it signs up."""
     allowed = ",".join(filter(None, [os.environ.get("GOSTERGE_SIGNUP_VISITOR_KEYS", ""), str(dashboard_key_id)]))
-    return {**os.environ, "GOSTERGE_PUBLIC_BASE_URL": api_url, "GOSTERGE_SIGNUP_VISITOR_KEYS": allowed}
+    return {**os.environ, "GOSTERGE_PUBLIC_BASE_URL": api_url, "GOSTERGE_SIGNUP_VISITOR_KEYS": allowed,
+            "GOSTERGE_DASHBOARD_URL": dashboard_url}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -129,7 +131,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(key)
         return 0
     api_url = f"http://127.0.0.1:{args.api_port}"
-    env = api_environment(api_url, key_id)
+    dashboard_url = f"http://127.0.0.1:{args.dashboard_port}"
+    env = api_environment(api_url, key_id, dashboard_url)
     # One asynchronous worker unless WEB_CONCURRENCY asks for more (which needs Redis limits).
     api = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF),
                             "--bind", f"127.0.0.1:{args.api_port}"], env=env)
@@ -138,7 +141,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if not _wait_for(f"{api_url}/v1/health", api, 30):
             say(f"error: the API did not start on port {args.api_port}; see the messages above")
             return 1
-        dashboard_url = f"http://127.0.0.1:{args.dashboard_port}"
         dashboard = subprocess.Popen(dashboard_command(args.dashboard_port),
                                      env={**env, "GOSTERGE_API_URL": api_url, "GOSTERGE_API_KEY": key})
         processes.append(dashboard)

@@ -37,6 +37,7 @@ navigation = st.navigation([
     st.Page(PAGES / "flows.py", title=text("flows", language), url_path="supply-flows"),
     st.Page(PAGES / "rankings.py", title=text("rankings", language), url_path="rankings"),
     st.Page(PAGES / "awards.py", title=text("awards", language), url_path="awards"),
+    st.Page(PAGES / "watchlists.py", title=text("watchlists", language), url_path="watchlists"),
     profile,
     st.Page(PAGES / "news.py", title=text("news", language), url_path="news"),
     st.Page(PAGES / "api_key.py", title=text("api_key", language), url_path="api-key"),

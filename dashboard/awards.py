@@ -74,16 +74,20 @@ def _keep_selection(award: pd.Series | None) -> None:
         st.query_params["ikn"], st.query_params["lot"] = str(award["tenderId"]), str(int(award["lot"]))
 
 
-def awards_section(params: tuple[tuple[str, Any], ...], *, name: str) -> None:
-    """The awards matching `params` (API filters and sort), loaded a page at a time, as a table with its CSV;
-    the award selected in it (kept in the address) is shown against its benchmark."""
+AwardPages = Callable[[tuple[tuple[str, Any], ...], str | None], tuple[pd.DataFrame, int, str | None]]
+
+
+def awards_section(params: tuple[tuple[str, Any], ...], *, name: str, read: AwardPages = data.award_page,
+                   benchmark: bool = True) -> None:
+    """The awards matching `params` (API filters and sort), loaded a page at a time by `read` (the explorer's
+    /awards, or a watchlist's new awards), as a table with its CSV; with `benchmark`, the award selected in it
+    (kept in the address) is shown against its benchmark."""
     cursors = f"award_cursors_{name}"
     if st.session_state.get(f"award_filters_{name}") != params:
         st.session_state[f"award_filters_{name}"], st.session_state[cursors] = params, [None]
     frames, total, next_cursor = [], 0, None
     for cursor in st.session_state[cursors]:
-        rows, total, next_cursor = guarded(lambda cursor=cursor: data.award_page(params + (("limit", PAGE_SIZE),),
-                                                                                 cursor))
+        rows, total, next_cursor = guarded(lambda cursor=cursor: read(params + (("limit", PAGE_SIZE),), cursor))
         frames.append(rows)
     frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     if frame.empty:
@@ -91,11 +95,14 @@ def awards_section(params: tuple[tuple[str, Any], ...], *, name: str) -> None:
         return
     st.caption(t("awards_shown").format(shown=number(len(frame), lang()), total=number(total, lang())))
     chosen = table(frame, name=name, headings={"sector": t("sector")}, display=award_display(),
-                   select=_grid_key(params), selected=_selected_row(frame))
+                   select=_grid_key(params) if benchmark else None,
+                   selected=_selected_row(frame) if benchmark else None)
     st.caption(t("ikn_note"))
     if next_cursor and st.button(t("load_more"), key=f"more_{name}"):
         st.session_state[cursors].append(next_cursor)
         st.rerun()
+    if not benchmark:
+        return
     award = frame.iloc[chosen[0]] if chosen else None
     _keep_selection(award)
     st.subheader(t("benchmark"))

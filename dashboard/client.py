@@ -164,6 +164,16 @@ class ApiClient:
             raise error
         return response.status_code, response.json()
 
+    def delete(self, path: str, *, key: str) -> None:
+        """DELETE with `key` (a visitor's own); ApiError, said for a person, for anything but 2xx."""
+        try:
+            response = self.http.delete(self.settings.api_url + path, headers=authorization(key),
+                                        timeout=self.settings.timeout_seconds)
+        except requests.RequestException as exc:
+            raise ApiError(f"The API at {self.settings.api_url} cannot be reached ({type(exc).__name__}).") from exc
+        if response.status_code >= 400:
+            raise _explain(response)
+
     def poll(self, url: str) -> tuple[int, Any]:
         """A registration's poll_url (an absolute address the API gave)."""
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dashboard.i18n_parties import PARTY_FIELDS, PARTY_LABELS, PARTY_MONEY_FIELDS, PARTY_SHARE_FIELDS, UNITS
+from dashboard.i18n_watchlists import WATCH_LABELS
 
 LANGUAGES = ("tr", "en")
 LABELS: dict[str, tuple[str, str]] = {
@@ -262,7 +263,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "flows_filtered": ("{who}: tutara göre en büyük {n} akış", "{who}: the {n} largest flows by amount"),
     "flows_from": ("Alıcı {name}", "Buyer {name}"),
     "flows_to": ("Tedarikçi {name}", "Supplier {name}"),
-} | PARTY_LABELS
+} | PARTY_LABELS | WATCH_LABELS
 
 # The news sources, categories and sentiments the API names by id, as a reader sees them.
 NEWS_VALUES: dict[str, tuple[str, str]] = {

@@ -134,6 +134,10 @@ def prepare(rec: Recorder) -> dict[str, Any]:
     token = re.search(r"token=([A-Za-z0-9_-]+)", mail.get_body(("plain",)).get_content()).group(1)
     request_id = signup.get_json()["id"]
     rec.client.post(f"/v1/accounts/{request_id}/decision", data={"token": token, "action": "approve"})
+    watchlist = rec.client.post("/v1/public-procurement/watchlists", headers=rec.auth(rec.admin), json={
+        "name": "Ankara, large contracts", "filters": {"province": "6", "minValue": 100000},
+        "notify": "analyst@example.com"})
+    rec.record("create_watchlist_item", "POST /v1/public-procurement/watchlists", watchlist)
     spare = [rec.key_id(rec.key(apis=["finance-news"], credits=10, label=f"spare {n}")) for n in (1, 2)]
     article = rec.client.get("/v1/finance-news/articles?limit=1", headers=rec.auth(rec.admin)).get_json()
     # The parties with the most value in the country have the fullest profiles.
@@ -141,7 +145,8 @@ def prepare(rec: Recorder) -> dict[str, Any]:
            for kind in ("authorities", "contractors")}
     return {"paths": {"id": article["items"][0]["id"], "upload_id": upload_id, "request_id": request_id,
                       "release_id": rec.release_id, "authority_id": top["authorities"]["items"][0]["authorityId"],
-                      "contractor_id": top["contractors"]["items"][0]["contractorId"]},
+                      "contractor_id": top["contractors"]["items"][0]["contractorId"],
+                      "watchlist_id": watchlist.get_json()["id"]},
             "key_ids": {"revoke_api_key": spare[0], "top_up_api_key": spare[1]},
             "poll": {"token": poll_path.split("token=")[1]}}
 

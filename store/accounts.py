@@ -62,12 +62,13 @@ def mailbox(address: str) -> str:
     return f"{local}@{domain}"
 
 
-def claim_allowance(session: Session, address: str, *, now: datetime, cap: int, window: timedelta) -> datetime | None:
+def claim_allowance(session: Session, address: str, *, now: datetime, cap: int, window: timedelta,
+                    scope: str = "") -> datetime | None:
     """Take one of the `cap` mails `address` may get per window; None when taken, else when the
-    window ends. One conditional UPDATE decides, so parallel requests never take more than the cap
+    window ends. A `scope` counts another kind of mail (digests) apart from the sign-up's. One conditional UPDATE decides, so parallel requests never take more than the cap
     (PostgreSQL re-checks the condition on the locked row; SQLite runs one writer at a time)."""
     insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    key = mailbox(address)
+    key = (scope + mailbox(address))[:254]
     session.execute(insert(SignupAllowance).values(address=key, window_start=now, used=0)
                     .on_conflict_do_nothing(index_elements=["address"]))
     expired = SignupAllowance.window_start <= now - window
@@ -88,9 +89,10 @@ def withdraw_request(session: Session, request_id: str) -> None:
     session.execute(delete(AccountRequest).where(AccountRequest.id == request_id))
 
 
-def return_allowance(session: Session, address: str) -> None:
+def return_allowance(session: Session, address: str, *, scope: str = "") -> None:
     """Give back a mail that could not be sent, so that it does not count against the address."""
-    session.execute(update(SignupAllowance).where(SignupAllowance.address == mailbox(address), SignupAllowance.used > 0)
+    key = (scope + mailbox(address))[:254]
+    session.execute(update(SignupAllowance).where(SignupAllowance.address == key, SignupAllowance.used > 0)
                     .values(used=SignupAllowance.used - 1).execution_options(synchronize_session=False))
 
 

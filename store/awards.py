@@ -3,6 +3,7 @@ contract value (docs/awards-and-flags.md, "Awards")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
@@ -60,19 +61,30 @@ class AwardFilters:
         return "|".join(names), "|".join(str(given[c]) for c in names)
 
 
-def release_tables(session: Session, release: Release) -> DetailTables:
-    """The release's own tables, or DetailsMissingError for a release loaded before they were kept,
-    and for one whose file the session's connection could not attach (store/release_db.py)."""
+def has_details(release: Release) -> bool:
+    """Whether the release was loaded with tables of its own (in the main database or a file)."""
+    return release.details in (DETAILS_VERSION, FILE_LAYOUT)
+
+
+def release_schema(session: Session, release: Release) -> str | None:
+    """Where the release's own tables are read: the schema its file is attached as (SQLite), or None
+    for the database itself; DetailsMissingError for a release loaded before they were kept, and for
+    one whose file the session's connection could not attach (store/release_db.py)."""
     if release.details == FILE_LAYOUT:
         if not is_attached(session, release.id):
             raise DetailsMissingError(
                 f"release {release.name} is not among the releases this store can open at once (the one served "
                 "and the most recently loaded ones); serve it, or load its file again, to read it")
-        return detail_tables(release.id, schema_name(release.id))
+        return schema_name(release.id)
     if release.details != DETAILS_VERSION:
         raise DetailsMissingError(f"release {release.name} was loaded before awards, parties and benchmarks were "
                                   "kept; load it again to serve them")
-    return detail_tables(release.id)
+    return None
+
+
+def release_tables(session: Session, release: Release) -> DetailTables:
+    """The release's own tables (see `release_schema` for where, and when there are none)."""
+    return detail_tables(release.id, release_schema(session, release))
 
 
 def list_awards(session: Session, *, release: Release, filters: AwardFilters = AwardFilters(), sort: str = "date",
@@ -121,7 +133,7 @@ def list_awards(session: Session, *, release: Release, filters: AwardFilters = A
         shown = select(a.seq_value).where(*where, *period).order_by(unindexed(a.seq_value)).limit(limit)
         query = select(tables.awards).where(a.seq_value.in_(list(session.scalars(shown)))).order_by(a.seq_value)
     rows = session.execute(query).mappings().all()
-    names = _party_names(session, tables, rows)
+    names = party_names(session, tables, rows)
     position = "seq" if sort == "date" else "seq_value"
     return Page([award_item(r, names, tender_names=release.tender_names) for r in rows], [r[position] for r in rows],
                 total)
@@ -142,7 +154,7 @@ def _narrowest(session: Session, tables: DetailTables, filters: AwardFilters) ->
     return min(counts, default=0)
 
 
-def _party_names(session: Session, tables: DetailTables, rows: list[Any]) -> dict[tuple[str, str], str]:
+def party_names(session: Session, tables: DetailTables, rows: Sequence[Any]) -> dict[tuple[str, str], str]:
     """The names of a page's authorities and contractors, read after the page (a join would let the
     planner start from the parties)."""
     p = tables.parties.c

@@ -117,6 +117,8 @@ def _indexes(tables: DetailTables) -> list[Index]:
         indexes.append(Index(f"ix_{name}_{column}_value", a[column], a.seq_value))
     for column in ("authority_id", "contractor_id"):
         indexes.append(Index(f"ix_{name}_{column}_seq", a[column], a.seq))
+    # A later release's watchlists ask which of its awards this one lacks: an anti-join on (tender, lot).
+    indexes.append(Index(f"ix_{name}_lot", a.tender_id, a.lot))
     p = tables.parties.c
     indexes.append(Index(f"ix_{tables.parties.name}_party", p.kind, p.party_id, unique=True))
     # A kind's first and last seq (its range of the name index) in two lookups.
@@ -126,10 +128,38 @@ def _indexes(tables: DetailTables) -> list[Index]:
     return indexes
 
 
+@dataclass(frozen=True)
+class TenderTable:
+    """One release's tenders, announced ones included (kept since `Release.tenders`): what a
+    watchlist's new tenders are read from."""
+
+    table: Table
+    indexes: tuple[Index, ...]
+
+
+@lru_cache(maxsize=64)
+def tender_table(release_id: int, schema: str | None = None) -> TenderTable:
+    """The release's tenders table, in the database attached as `schema` when given (as detail_tables)."""
+    table = Table(
+        f"tenders_r{int(release_id)}", MetaData(schema=schema),
+        Column("seq", Integer, primary_key=True, autoincrement=False),  # newest first, then tender id
+        Column("tender_id", Text, nullable=False), Column("tender_date", Text, nullable=False),
+        Column("tender_name", Text), Column("procedure", Text, nullable=False), Column("sector", Integer, nullable=False),
+        Column("authority_id", Text, nullable=False), Column("authority_name", Text, nullable=False),
+        Column("authority_type", Text, nullable=False), Column("province", Integer, nullable=False),
+        Column("estimated_cost", Text), Column("lots", Integer, nullable=False),
+        Column("awarded_lots", Integer, nullable=False),
+    )
+    c = table.c
+    # The anti-join of a later release on the tender id, and a followed authority's tenders.
+    return TenderTable(table, (Index(f"ix_{table.name}_tender", c.tender_id, unique=True),
+                               Index(f"ix_{table.name}_authority", c.authority_id, c.seq)))
+
+
 def create_detail_tables(session: Session, release_id: int) -> DetailTables:
     """Create a release's tables, empty and without their secondary indexes (added by `index_steps`)."""
     tables = detail_tables(release_id)
-    for table in tables.all:
+    for table in (*tables.all, tender_table(release_id).table):
         session.execute(CreateTable(table))  # the table alone: its indexes come after its rows
     return tables
 
@@ -150,7 +180,8 @@ def index_steps(release_id: int) -> list[Callable[[Session], None]]:
     transaction of its own, so that no write lock is held for the whole build."""
     tables = detail_tables(release_id)
     steps: list[Callable[[Session], None]] = [
-        (lambda session, index=index: index.create(session.connection())) for index in tables.indexes]
+        (lambda session, index=index: index.create(session.connection()))
+        for index in (*tables.indexes, *tender_table(release_id).indexes)]
 
     def analyse(session: Session) -> None:
         if session.get_bind().dialect.name == "sqlite":
@@ -177,7 +208,7 @@ def drop_next_detail_table(session: Session, release_id: int) -> bool:
     if name_index(release_id) in existing:
         session.execute(text(f"DROP TABLE {name_index(release_id)}"))
         return True
-    for table in detail_tables(release_id).all:
+    for table in (*detail_tables(release_id).all, tender_table(release_id).table):
         if table.name in existing:
             table.drop(session.connection())
             return True

@@ -118,6 +118,54 @@ class DownloadCharge(Base):
     charged_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class Watchlist(Base):
+    """A key's saved awards filter, and the address its weekly digest goes to once confirmed. The
+    public id is random (not guessable); `seq` orders a key's list newest first. Tokens are kept as
+    digests (store/keys.py `hash_key`), like every other secret of a link."""
+
+    __tablename__ = "watchlists"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[str] = mapped_column(String(32), unique=True)
+    key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(100))
+    filters: Mapped[str] = mapped_column(Text)  # JSON: the normalised filters, as served
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The release served when it was created: digests cover releases loaded after it.
+    baseline_release_id: Mapped[int] = mapped_column(Integer, default=0)
+    notify: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    unsubscribed: Mapped[bool] = mapped_column(Boolean, default=False)
+    confirm_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    unsubscribe_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+
+    __table_args__ = (Index("ix_watchlists_key", "key_id", "seq"),)
+
+
+class WatchlistDigest(Base):
+    """One digest of one watchlist for one release: unique, so a release is digested once per
+    watchlist however many senders run. `status`: pending, sending (claimed until `claimed_until`),
+    sent, empty (no new matches), failed (attempts used up), capped (the address had its mails for
+    the day), skipped (nothing to compare with: the earlier release was pruned)."""
+
+    __tablename__ = "watchlist_digests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    watchlist_seq: Mapped[int] = mapped_column(ForeignKey("watchlists.seq", ondelete="CASCADE"))
+    release_id: Mapped[int] = mapped_column(ForeignKey("releases.id", ondelete="CASCADE"))
+    since_release_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(12), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (UniqueConstraint("watchlist_seq", "release_id", name="uq_watchlist_digests_release"),
+                      Index("ix_watchlist_digests_due", "status", "next_attempt_at"))
+
+
 class AuditEntry(Base):
     """Who did what to keys and releases, and when."""
 
@@ -153,6 +201,8 @@ class Release(Base):
     details: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Whether its tenders.csv had the optional `name` column: its awards then carry `tenderName`.
     tender_names: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Whether its tenders were kept in a table of their own (store/details.py `tender_table`).
+    tenders: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # When retention removed its own tables (store/retention.py): it stays listed, and is never served again.
     pruned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
@@ -304,4 +354,6 @@ __all__ = [
     "SignupAllowance",
     "StatItem",
     "SummaryFailure",
+    "Watchlist",
+    "WatchlistDigest",
 ]

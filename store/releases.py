@@ -58,11 +58,13 @@ def insert_items(session: Session, release_id: int, batch: list[dict[str, Any]])
     session.execute(insert(StatItem), [{**item, "release_id": release_id} for item in batch])
 
 
-def complete_release(session: Session, release_id: int, *, details: int = 0, tender_names: bool = False) -> None:
+def complete_release(session: Session, release_id: int, *, details: int = 0, tender_names: bool = False,
+                     tenders: bool = False) -> None:
     """Make a loaded release one that can be served; `details` is the layout of the tables it was
-    given (store/details.py), `tender_names` whether its tenders have names."""
+    given (store/details.py), `tender_names` whether its tenders have names, `tenders` whether they
+    have a table of their own."""
     session.execute(update(Release).where(Release.id == release_id).values(
-        complete=True, details=details, tender_names=tender_names))
+        complete=True, details=details, tender_names=tender_names, tenders=tenders))
 
 
 def purge_release(session: Session, release_id: int, *, batch_rows: int = INSERT_BATCH_ROWS) -> bool:

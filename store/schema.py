@@ -20,6 +20,8 @@ from store.models import (
     SchemaVersion,
     ServerKey,
     SignupAllowance,
+    Watchlist,
+    WatchlistDigest,
 )
 from store.problems import internal
 from store.server_keys import create_server_keys
@@ -93,12 +95,25 @@ def _download_charges(conn: Connection) -> None:
     DownloadCharge.__table__.create(conn, checkfirst=True)
 
 
+def _watchlists(conn: Connection) -> None:
+    # Saved filters of keys and the digests sent for them, one per watchlist and release.
+    Watchlist.__table__.create(conn, checkfirst=True)
+    WatchlistDigest.__table__.create(conn, checkfirst=True)
+
+
+def _release_tenders(conn: Connection) -> None:
+    # Releases stored before this step have no table of their tenders: loading them again gives one.
+    if "tenders" not in {c["name"] for c in inspect(conn).get_columns("releases")}:
+        conn.execute(text("ALTER TABLE releases ADD COLUMN tenders BOOLEAN NOT NULL DEFAULT FALSE"))
+
+
 # Append a step for every change of the schema; never edit a step that has shipped.
 STEPS: list[Callable[[Connection], None]] = [_v1_initial, _v2_data_versions, _v3_article_order_index,
                                              _v4_account_requests, _v5_release_jobs,
                                              _v6_server_keys, _v7_signup_allowances, _v8_release_complete,
                                              _v9_release_details, _v10_retention_and_one_upload,
-                                             _download_charges]
+                                             _download_charges, _watchlists,
+                                             _release_tenders]
 CURRENT_VERSION = len(STEPS)
 
 

@@ -194,6 +194,8 @@ def configured_app(database_url: str, limiter_storage: str, uploads: Path, files
     config = {"DATABASE_URL": database_url, "RATELIMIT_STORAGE_URI": limiter_storage,
               "PROBLEM_BASE": PROBLEM_BASE, "UPGRADE_URL": "https://pricing.test", "DEFAULT_RATE": "1000/minute",
               "UPLOAD_DIR": str(uploads), "KEY_CACHE_MS": 0,
+              # Digests are sent when a test says so (tests/api/test_watchlist_digests.py).
+              "DIGEST_SENDER_SECONDS": 0,
               # The demo release's download files: an app on `loaded_database` serves them.
               "RELEASE_FILES_DIR": str(files), **overrides}
     app = create_app(config)

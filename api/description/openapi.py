@@ -30,6 +30,9 @@ TAGS = {
                           "with its red flags, authorities and contractors found by name (Turkish letters folded) "
                           "and their profiles, and the usual tender discount by sector, procedure, province and "
                           "year. 1 credit per call.",
+    "Watchlists": "Saved awards filters of a key: the awards new to each since an earlier release (1 credit a "
+                  "page), and a weekly digest of them mailed to a confirmed address, with a one-click "
+                  "unsubscribe link. Creating, listing and deleting them is free.",
     "Reference lists": "Free lists of the vocabulary the statistics use: provinces (with their boundaries), "
                        "sectors, authority types, procedures, the red flags an award can carry, and the consumer price "
                        "index for real terms.",
@@ -161,6 +164,8 @@ def _operation(spec: Operation) -> dict[str, Any]:
             "content": {spec.media_type: {"schema": {"$ref": f"#/components/schemas/{spec.response_schema}"}}},
         },
     }
+    if spec.success_status == 204:  # a deletion answers with no body
+        responses[success] = {"description": "Deleted", "headers": _headers(RATE_HEADERS)}
     if spec.method == "GET":
         responses["304"] = {"description": "Not modified: the `If-None-Match` ETag still matches.", "headers": etag}
     if spec.links:

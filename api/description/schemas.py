@@ -21,6 +21,7 @@ from api.description.schema_types import (
     share,
     text,
 )
+from api.description.watchlist_schemas import WATCHLIST_SCHEMAS
 from store.reference.apis import APIS
 from store.reference.dimensions import INDEX_DIMENSIONS
 from store.reference.lists import authority_types, procedures
@@ -234,6 +235,7 @@ ITEMS["Release"] = obj({
 SCHEMAS: dict[str, dict[str, Any]] = dict(ITEMS)
 SCHEMAS.update(AWARD_SCHEMAS)
 SCHEMAS.update(DOWNLOAD_SCHEMAS)
+SCHEMAS.update(WATCHLIST_SCHEMAS)
 for _name in list(ITEMS):
     if _name != "Company":
         SCHEMAS[f"{_name}Page"] = envelope(_name)

@@ -39,7 +39,7 @@ EXPIRES_AT = {"type": "string", "format": "date-time",
               "description": "When the request expires unless decided (RFC 3339, UTC)."}
 
 
-def _email(value: Any) -> str:
+def email_address(value: Any) -> str:
     """The one address the approval mail goes to, as email-validator normalises it: only the plain
     characters of RFC 5322 before the @ (no quotes, commas, colons or comments a mail library could
     read as several addresses), the domain in lower case and in its ASCII (IDNA) form. Addresses with
@@ -61,7 +61,7 @@ def _email(value: Any) -> str:
 FIELDS = [
     Field("email", {"type": "string", "format": "email", "maxLength": 254,
                     "description": "The owner's address; the approval mail goes there. Plain ASCII before the @."},
-          _email, required=True),
+          email_address, required=True),
     Field("apis", {"type": "array", "minItems": 1, "items": {"type": "string", "enum": ["finance-news",
                                                                                       "public-procurement"]},
                    "description": "The APIs the key is asked for."},

@@ -1,5 +1,6 @@
 """Profile of an authority or a contractor (`?kind=authority&id=A000123`): its value by year, counterparts,
-sectors and provinces, red flags and awards, every share and mean with the count it rests on."""
+sectors and provinces, red flags and awards, every share and mean with the count it rests on; Follow saves
+its awards as a watchlist."""
 
 import re
 from urllib.parse import urlencode
@@ -10,6 +11,7 @@ import streamlit as st
 from dashboard import charts, data, party_charts
 from dashboard.awards import awards_section, named, names
 from dashboard.client import ApiError
+from dashboard.follow import follow_button
 from dashboard.formats import counted, number, short_money, too_few, value_text
 from dashboard.search import ICONS, profile_query
 from dashboard.ui import (
@@ -57,6 +59,8 @@ st.title(literal(profile["name"]))
 about = [t(f"kind_{kind}"), names("types").get(profile.get("type"), ""), provinces.get(profile["province"], ""),
          literal(profile["id"]), year_label(period, span)]
 st.caption(" · ".join(a for a in about if a))
+# Following a party is following its awards, whatever the year shown.
+follow_button({kind: profile["id"]}, name=f"{kind}-{safe_id}")
 
 
 def card(column, label: str, value: float | None, *, style: str = "share", count: str | None = None,  # noqa: ANN001

@@ -85,6 +85,21 @@ def award_rows(con: duckdb.DuckDBPyConnection) -> Rows:
     """)
 
 
+def tender_rows(con: duckdb.DuckDBPyConnection) -> Rows:
+    """The stored rows of store/details.py's tenders table, newest first: every tender of the release,
+    announced ones with no awarded lot included, with how many of its lots were awarded."""
+    return fetched(con, """
+        SELECT CAST(row_number() OVER (ORDER BY te.tender_date DESC, te.tender_id) AS INTEGER) AS seq, te.tender_id,
+            te.tender_date, te.name AS tender_name, te.procedure, te.sector, te.authority_id,
+            au.name AS authority_name, te.authority_type, te.province,
+            CAST(CAST(te.est_x AS DECIMAL(38,2)) AS VARCHAR) AS estimated_cost, te.lots,
+            CAST(coalesce(awarded.n, 0) AS INTEGER) AS awarded_lots
+        FROM te JOIN au USING (authority_id)
+        LEFT JOIN (SELECT tender_id, count(*) AS n FROM aw GROUP BY tender_id) awarded USING (tender_id)
+        ORDER BY seq
+    """)
+
+
 def _source(column: str) -> str:
     """The column of `award_rows` a stored awards column comes from."""
     return {"year": "yr", "supplier_province": "cprov"}.get(column, column)

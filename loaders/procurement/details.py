@@ -12,11 +12,11 @@ from typing import Any
 import duckdb
 from sqlalchemy.orm import Session, sessionmaker
 
-from loaders.procurement.awards import award_count_rows, award_rows, build_award_rows
+from loaders.procurement.awards import award_count_rows, award_rows, build_award_rows, tender_rows
 from loaders.procurement.benchmarks import benchmark_rows
 from loaders.procurement.parties import build_parties, party_rows, profile_rows, word_rows
 from store.db import session_scope
-from store.details import DETAILS_VERSION, create_detail_tables, index_steps, insert_detail_rows
+from store.details import DETAILS_VERSION, create_detail_tables, index_steps, insert_detail_rows, tender_table
 from store.release_db import FILE_LAYOUT, release_file_writer
 from store.releases import item_batches, publish_release_file
 
@@ -66,6 +66,7 @@ def _write_tables(con: duckdb.DuckDBPyConnection, sessions: sessionmaker[Session
     # Each source runs its query when its turn comes: a DuckDB connection holds one result at a time.
     sources = [(tables.awards, award_rows), (tables.counts, award_count_rows), (tables.parties, party_rows),
                (tables.words, word_rows), (tables.profiles, profile_rows), (tables.benchmarks, benchmark_rows)]
+    sources.append((tender_table(release_id).table, tender_rows))
     for table, source in sources:
         started = _now()
         columns, rows = source(con)

@@ -20,6 +20,7 @@ from loaders.procurement.retention import prune_releases
 from loaders.procurement.validate import validate_release
 from loaders.settings import LoaderSettings, load_settings
 from store.db import session_scope
+from store.digests import plan_digests
 from store.release_files import remove_release_files
 from store.releases import (
     activate_release,
@@ -134,7 +135,8 @@ def load_release(
                 details = write_details(con, sessions, release_id, counted)
                 build_release_files(con, opened, release_id, settings)
                 with session_scope(sessions) as session:
-                    complete_release(session, release_id, details=details, tender_names=has_tender_names(con))
+                    complete_release(session, release_id, details=details, tender_names=has_tender_names(con),
+                                     tenders=True)
                     if activate:
                         activate_release(session, release_id)
                     if before_commit is not None:
@@ -148,6 +150,14 @@ def load_release(
                 raise
         finally:
             con.close()
+    if activate:
+        try:
+            # One digest row per watchlist for this release; the API's sender (or `gosterge digests
+            # send`) mails them. Never a reason for the load to fail.
+            with session_scope(sessions) as session:
+                plan_digests(session, release_id, now=datetime.now(UTC))
+        except Exception:  # noqa: BLE001  (the senders plan the release served again)
+            log.exception("planning the digests of release %s failed", release_id)
     seconds = time.perf_counter() - started
     log.info("loaded release %s (%s) with %d items in %.1f s", manifest.release, release_id, counter["items"], seconds)
     if keep > 0:

@@ -169,6 +169,9 @@ def test_the_demo_lets_its_dashboard_key_and_no_other_name_visitors(monkeypatch)
     env = api_environment("http://127.0.0.1:8010", 12)
     assert env["GOSTERGE_PUBLIC_BASE_URL"] == "http://127.0.0.1:8010"
     assert load_config(environ=env)["SIGNUP_VISITOR_KEYS"] == "7,12"
+    # The digests of watchlists link to the demo's dashboard.
+    assert load_config(environ=api_environment("http://127.0.0.1:8010", 12, "http://127.0.0.1:8511"))[
+        "DASHBOARD_URL"] == "http://127.0.0.1:8511"
     with pytest.raises(ValueError, match="GOSTERGE_SIGNUP_VISITOR_KEYS"):
         load_config(environ={"GOSTERGE_SIGNUP_VISITOR_KEYS": "dashboard"})
 

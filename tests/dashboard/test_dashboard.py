@@ -15,7 +15,7 @@ from tests.helpers import ROOT, LiveServer
 APP = str(ROOT / "dashboard" / "app.py")
 PAGES = ["views/overview.py", "views/competition.py", "views/direct.py", "views/localization.py",
          "views/province_sectors.py", "views/flows.py", "views/rankings.py", "views/news.py", "views/api_key.py",
-         "views/admin.py", "views/awards.py", "views/profile.py"]
+         "views/admin.py", "views/awards.py", "views/profile.py", "views/watchlists.py"]
 
 
 # Pages whose address (dashboard/app.py's url_path) is their file's name. Before its first run AppTest

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -20,7 +21,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
 # The default page (overview) lives at the root; st.navigation gives it no path of its own.
 PAGES = ["", "competition", "direct", "local-suppliers", "province-sectors", "supply-flows", "rankings",
-         "awards", "profile", "news", "api-key", "admin"]
+         "awards", "watchlists", "profile", "news", "api-key", "admin"]
 # Parties of the demo release (tiny, seed 7): an authority and a contractor with awards in many years, and an
 # award of 2024 (a discount of 34.1 %) whose benchmark group (sector 23, open procedure, 2024) holds five tenders.
 AUTHORITY, CONTRACTOR, AWARD = "A000040", "F0000197", "ikn=2024/000007&lot=1"
@@ -101,7 +102,8 @@ VIEWS = [(name, "") for name in PAGES] + [("overview", ""), ("competition", "dim
                                           ("profile", f"kind=authority&id={AUTHORITY}"),
                                           ("profile", f"kind=contractor&id={CONTRACTOR}&period=2024"),
                                           ("awards", f"sector=23&period=2024&procedure=open&{AWARD}"),
-                                          ("awards", "flag=single-bid,winner-share&sort=value")]
+                                          ("awards", "flag=single-bid,winner-share&sort=value"),
+                                          ("awards", "sector=23&minValue=1000000")]
 MAPS = {("competition", "dimension=province"), ("direct", "dimension=province"), ("local-suppliers", ""),
         ("competition", "dimension=province&year=2025"), ("supply-flows", "buyer=6"),
         ("profile", f"kind=authority&id={AUTHORITY}"), ("profile", f"kind=contractor&id={CONTRACTOR}&period=2024")}
@@ -336,6 +338,64 @@ def test_admin_upload_in_turkish_shows_no_english_widget_texts(reading, browser)
         drawn = page.locator('[data-testid="stFileUploaderDropzoneInstructions"] > div').evaluate(
             "e => getComputedStyle(e, '::after').content")
         assert "Dosya başına" in drawn
+
+
+def _no_english(page, where: str, also: tuple[str, ...] = ()) -> None:  # noqa: ANN001
+    seen = page.locator("body").inner_text()
+    assert [word for word in ENGLISH + also if word in seen] == [], f"{where}: English on the Turkish side"
+
+
+def test_following_awards_in_chromium_in_turkish(dashboard, make_key):
+    """A visitor enters their own key on the API key page; in the same session the Watchlists page shows a
+    list with its new awards, its link opens the explorer with its filters, Follow there (a popover and a
+    form, in Turkish) saves another, and Delete removes one: no English on the Turkish side at any step."""
+    from playwright.sync_api import sync_playwright
+
+    dashboard, api = dashboard
+    key = make_key()
+    requests.post(f"{api}/v1/public-procurement/watchlists", headers={"Authorization": f"Bearer {key}"}, timeout=10,
+                  json={"name": "Yapım tek teklif", "filters": {"sector": 23, "flag": ["single-bid"]}}).raise_for_status()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(f"{dashboard}/watchlists?lang=tr")
+        _settle(page)
+        page.get_by_text("kendi API anahtarınıza aittir", exact=False).wait_for(timeout=30_000)
+        _no_english(page, "no key")
+        page.get_by_role("link", name=re.compile("API anahtarı sayfasına git")).click()
+        page.get_by_label("API anahtarınız", exact=True).wait_for(timeout=30_000)
+        page.get_by_label("API anahtarınız", exact=True).fill(key)
+        page.get_by_role("button", name="Bu anahtarı kullan").click()
+        page.get_by_text("Kendi anahtarınız kullanılıyor", exact=False).wait_for(timeout=30_000)
+        # Links within the page keep the session, and with it the key; the address never holds it.
+        page.get_by_role("link", name=re.compile("İzleme listelerine git")).click()
+        page.get_by_text("Yapım tek teklif").first.wait_for(timeout=60_000)
+        page.wait_for_function(DONE, timeout=60_000)
+        page.get_by_text("Önceki yayın yok", exact=False).wait_for(timeout=60_000)
+        assert key not in page.url
+        assert _shown(page.locator('[data-testid="stDataFrame"]')) == 1
+        _no_english(page, "watchlists")
+        page.get_by_role("link", name=re.compile("Aynı filtrelerle sözleşme gezgininde aç")).click()
+        page.wait_for_url("**/awards?*", timeout=60_000)
+        _settle(page)
+        assert "sector=23" in page.url and "flag=single-bid" in page.url
+        page.get_by_role("button", name=re.compile("Takip et")).click()
+        name = page.get_by_label("Listenin adı", exact=True)
+        name.wait_for(timeout=30_000)
+        name.fill("Tarayıcıdan")
+        _no_english(page, "follow", also=("Press Enter",))
+        page.get_by_role("button", name="İzleme listesini kaydet").click()
+        page.get_by_text("“Tarayıcıdan” izleme listesi kaydedildi.").wait_for(timeout=30_000)
+        page.get_by_role("link", name=re.compile("İzleme listelerine git")).click()
+        page.get_by_text("Tarayıcıdan").first.wait_for(timeout=60_000)
+        page.wait_for_function(DONE, timeout=60_000)
+        _no_english(page, "two watchlists")
+        page.get_by_role("button", name=re.compile("Sil")).first.click()
+        page.get_by_text("“Tarayıcıdan” silindi.").wait_for(timeout=30_000)
+        browser.close()
+    held = requests.get(f"{api}/v1/public-procurement/watchlists", headers={"Authorization": f"Bearer {key}"},
+                        timeout=10).json()["items"]
+    assert [(w["name"], w["filters"]) for w in held] == [("Yapım tek teklif", {"sector": 23, "flag": ["single-bid"]})]
 
 
 EKAP = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "ekap"
