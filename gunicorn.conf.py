@@ -97,3 +97,17 @@ def post_worker_init(worker) -> None:  # noqa: ANN001
     from api.server import check_worker_count
 
     check_worker_count(worker)
+
+
+def when_ready(server) -> None:  # noqa: ANN001
+    """Watchlist digests are sent by a process the master keeps running, not by the workers: a
+    release's first digest reads for seconds, which would hold a gevent worker's every connection."""
+    from api.digest_process import start_digest_process
+
+    start_digest_process(server)
+
+
+def on_exit(server) -> None:  # noqa: ANN001
+    from api.digest_process import stop_digest_process
+
+    stop_digest_process(server)

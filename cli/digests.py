@@ -27,7 +27,25 @@ def describe(counts: dict[str, int]) -> str:
 
 def cmd_send(args: argparse.Namespace) -> int:
     _, sessions = open_store(upgrade_schema=True)
+    if args.every:
+        return _send_every(sessions, args.every)
     say(f"digests: {describe(send_now(sessions))}")
+    return 0
+
+
+def _send_every(sessions: sessionmaker[Session], seconds: int) -> int:
+    """Send what is due every `seconds` until SIGTERM or SIGINT (gunicorn's master runs this,
+    api/digest_process.py)."""
+    import signal
+
+    from api.config import load_config
+    from api.digests import DigestSender
+
+    sender = DigestSender(sessions, load_config(), seconds)
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: sender.stopped.set())
+    say(f"digests: sending what is due every {seconds} s")
+    sender.run()
     return 0
 
 
@@ -43,4 +61,13 @@ def send_after_load(sessions: sessionmaker[Session]) -> None:
 def add_commands(sub: argparse._SubParsersAction) -> None:
     digests = sub.add_parser("digests", help="watchlist digests").add_subparsers(dest="action", required=True)
     send = digests.add_parser("send", help="mail the digests that are due (SMTP, or the outbox folder without it)")
+    send.add_argument("--every", type=_positive, metavar="SECONDS",
+                      help="keep running, sending what is due every SECONDS (as gunicorn.conf.py runs it)")
     send.set_defaults(func=cmd_send)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value

@@ -306,3 +306,59 @@ def test_building_a_digest_holds_no_write_lock_a_paid_answer_waits_for(watched, 
     monkeypatch.setattr(api.digests, "new_awards", slow_anti_join)
     assert send_digests(app.extensions["gosterge.sessions"], app.config, cache=NewAwardsCache()).counts == {"sent": 1}
     assert answers == [200]
+
+
+def _children(pid: int) -> list[str]:
+    """The command lines of a process's children (Linux /proc)."""
+    found = []
+    for task in Path("/proc").iterdir():
+        try:
+            status = (task / "status").read_text()
+            parent = int(re.search(r"^PPid:\s+(\d+)", status, re.M).group(1))
+            if parent == pid:
+                found.append((task / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except (OSError, ValueError, AttributeError):
+            continue
+    return found
+
+
+@pytest.mark.slow
+def test_under_gunicorn_a_process_of_its_own_sends_them(watched, database_url, limiter_storage):
+    """A gevent worker runs one greenlet at a time: a release's first digest, which reads for seconds
+    on a national release, must not run in it. The master keeps a sender process instead."""
+    from tests.helpers import Gunicorn
+
+    app, client, auth, mailbox, tmp_path = watched
+    create(client, auth, filters={"authority": "A2"}, notify="owner@example.com")
+    press(client, mailed_link(mailbox.messages[0], f"{PREFIX}/confirm"), "confirm", "yes")
+    load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
+    env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_RATELIMIT_STORAGE_URI": limiter_storage,
+           "GOSTERGE_SMTP_URL": app.config["SMTP_URL"], "GOSTERGE_PUBLIC_BASE_URL": BASE,
+           "GOSTERGE_DIGEST_SENDER_SECONDS": "1"}
+    import time
+
+    with Gunicorn(env) as server:
+        senders = [c for c in _children(server.process.pid) if "cli digests send --every 1" in c]
+        deadline = time.monotonic() + 60
+        while len(mailbox.messages) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+    assert len(senders) == 1, _children(server.process.pid)
+    assert [m["To"] for m in mailbox.messages] == ["owner@example.com", "owner@example.com"]
+    assert not _children(server.process.pid)  # the sender stops with the server
+
+
+def test_the_gunicorn_master_switches_the_workers_sender_off(monkeypatch):
+    from api.digest_process import start_digest_process
+
+    class Arbiter:
+        class log:  # noqa: N801
+            @staticmethod
+            def warning(*args: object) -> None:
+                pass
+
+    monkeypatch.setenv("GOSTERGE_DIGEST_SENDER_SECONDS", "30")
+    monkeypatch.setenv("GOSTERGE_PUBLIC_BASE_URL", "")
+    assert start_digest_process(Arbiter()) is None  # no public address: no links, no sender
+    import os
+
+    assert os.environ["GOSTERGE_DIGEST_SENDER_SECONDS"] == "0"  # what the workers forked next inherit
