@@ -345,19 +345,18 @@ def _no_english(page, where: str, also: tuple[str, ...] = ()) -> None:  # noqa: 
     assert [word for word in ENGLISH + also if word in seen] == [], f"{where}: English on the Turkish side"
 
 
-def test_following_awards_in_chromium_in_turkish(dashboard, make_key):
+def test_following_awards_in_chromium_in_turkish(dashboard, make_key, browser):
     """A visitor enters their own key on the API key page; in the same session the Watchlists page shows a
     list with its new awards, its link opens the explorer with its filters, Follow there (a popover and a
     form, in Turkish) saves another, and Delete removes one: no English on the Turkish side at any step."""
-    from playwright.sync_api import sync_playwright
-
     dashboard, api = dashboard
     key = make_key()
     requests.post(f"{api}/v1/public-procurement/watchlists", headers={"Authorization": f"Bearer {key}"}, timeout=10,
                   json={"name": "Yapım tek teklif", "filters": {"sector": 23, "flag": ["single-bid"]}}).raise_for_status()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:])
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    # The module's Chromium, in a context of its own (its cookies hold the session, and with it the key).
+    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    try:
+        page = context.new_page()
         page.goto(f"{dashboard}/watchlists?lang=tr")
         _settle(page)
         page.get_by_text("kendi API anahtarınıza aittir", exact=False).wait_for(timeout=30_000)
@@ -392,7 +391,8 @@ def test_following_awards_in_chromium_in_turkish(dashboard, make_key):
         _no_english(page, "two watchlists")
         page.get_by_role("button", name=re.compile("Sil")).first.click()
         page.get_by_text("“Tarayıcıdan” silindi.").wait_for(timeout=30_000)
-        browser.close()
+    finally:
+        context.close()
     held = requests.get(f"{api}/v1/public-procurement/watchlists", headers={"Authorization": f"Bearer {key}"},
                         timeout=10).json()["items"]
     assert [(w["name"], w["filters"]) for w in held] == [("Yapım tek teklif", {"sector": 23, "flag": ["single-bid"]})]
