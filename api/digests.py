@@ -32,7 +32,7 @@ from store.watchlists import NewAwardSet, names_of, new_awards, unsubscribe_toke
 
 log = logging.getLogger("gosterge.digests")
 DIGEST_SCOPE = "digest:"  # digests count against an address's daily cap apart from sign-up mails
-UNSUBSCRIBE_PATH = "/v1/public-procurement/watchlists/unsubscribe"
+UNSUBSCRIBE_PATH = "/v1/public-procurement/digests/unsubscribe"
 
 
 @dataclass

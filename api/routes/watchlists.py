@@ -30,6 +30,7 @@ from api.watchmail import confirmation_message
 from store.accounts import claim_allowance, return_allowance
 from store.errors import DetailsMissingError, NotFoundError
 from store.models import Release, Watchlist
+from store.reference.flags import FLAG_BITS
 from store.releases import find_release
 from store.times import format_utc
 from store.watchlists import (
@@ -56,6 +57,9 @@ area = Area(Blueprint("watchlists", __name__, url_prefix="/v1/public-procurement
             api="public-procurement")
 # Answers depend on the key (its own watchlists), so none is remembered across keys (no data_version).
 PREFIX = "/v1/public-procurement/watchlists"
+# The pages behind a mail's links: not under /watchlists/, where `/watchlists/<id>` would also match
+# them (and its DELETE would be offered there).
+LINKS = "/v1/public-procurement/digests"
 # The /awards filters a watchlist takes, by the same names and rules (api/routes/parties.py).
 FILTER_RULES = {p.name: p for p in AWARD_PARAMS if p.name in FILTER_FIELDS}
 NUMERIC_FILTERS = ("province", "supplierProvince", "sector")
@@ -108,10 +112,28 @@ def _name(value: Any) -> str:
     return value
 
 
+# What JSON numbers stand for a province or a sector (their ids), beside the forms the query takes.
+NUMBER_RANGES = {"province": (1, 81), "supplierProvince": (1, 81), "sector": (1, 43)}
+
+
+def _filter_schema(rule: Param) -> dict[str, Any]:
+    """A filter's schema: its /awards parameter's, and the JSON forms `_filter` also takes."""
+    schema = {**rule.schema, "description": rule.description}
+    if rule.name in NUMBER_RANGES:
+        low, high = NUMBER_RANGES[rule.name]
+        return {"anyOf": [rule.schema, {"type": "integer", "minimum": low, "maximum": high}],
+                "description": rule.description}
+    if rule.name == "flag":
+        return {"anyOf": [rule.schema, {"type": "array", "minItems": 1,
+                                        "items": {"type": "string", "enum": list(FLAG_BITS)}}],
+                "description": rule.description}
+    return schema
+
+
 FILTER_SCHEMA = {"type": "object", "additionalProperties": False, "description": (
     "The /awards filters by the same names and rules (provinces and sectors also as JSON numbers, `flag` also "
     "as a list of ids), and `minValue`: a least contract value in TRY (for tenders, the estimate)."),
-    "properties": {**{p.name: {"type": "string", "description": p.description} for p in FILTER_RULES.values()},
+    "properties": {**{p.name: _filter_schema(p) for p in FILTER_RULES.values()},
                    "minValue": {"type": "number", "minimum": 0, "description": (
                        "The least contract value in TRY (for tenders: the estimated cost).")}}}
 FIELDS = [
@@ -162,7 +184,7 @@ def create_watchlist_item(body: dict[str, Any]) -> Reply:
         capped = claim_allowance(session, row.notify, now=moment, cap=config["SIGNUP_PER_EMAIL_PER_DAY"],
                                  window=timedelta(days=1))
         message = confirmation_message(sender=config["MAIL_FROM"], to=row.notify, name=row.name,
-                                       confirm_url=public_url(f"{PREFIX}/confirm?token={new.confirm_token}"))
+                                       confirm_url=public_url(f"{LINKS}/confirm?token={new.confirm_token}"))
     answer = watchlist_json(row)
     session.commit()  # no transaction stays open while the mail server answers
     if message is not None and capped is None:
@@ -220,7 +242,7 @@ def delete_watchlist_item(values: dict[str, Any], watchlist_id: str) -> Reply:
 
 SINCE = string_param("since", "A release's name (/releases), e.g. `2026-W47`: the awards returned are absent from its "
                      "awards. Default: the release loaded before the one served.",
-                     pattern=r"^[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]{0,19}$")
+                     pattern=r"^[0-9]{4}-W[0-9]{2}$", pattern_message="is a release's name such as 2026-W47")
 SORT = next(p for p in AWARD_PARAMS if p.name == "sort")
 
 
@@ -382,7 +404,7 @@ def _unsubscribe(values: dict[str, Any]) -> Response:
                           ("Unsubscribed", f"No more mail will be sent to this address for \"{row.name}\".")))
 
 
-@area.get("/watchlists/confirm", public=True, params=[TOKEN], required=["token"], outcomes=PAGE_ANSWERS,
+@area.get("/digests/confirm", public=True, params=[TOKEN], required=["token"], outcomes=PAGE_ANSWERS,
           problems=[429], limits=[link_limit], problem_page=_problem_page)
 def confirm_watchlist_page(values: dict[str, Any]) -> Response:
     """The page behind the confirmation mail's link (HTML, Turkish then English): its button confirms
@@ -391,7 +413,7 @@ def confirm_watchlist_page(values: dict[str, Any]) -> Response:
     return _confirm(values)
 
 
-@area.post("/watchlists/confirm", public=True, params=[TOKEN], required=["token"], form=[CONFIRM_FORM],
+@area.post("/digests/confirm", public=True, params=[TOKEN], required=["token"], form=[CONFIRM_FORM],
            outcomes=PAGE_ANSWERS, problems=[429], limits=[link_limit], problem_page=_problem_page)
 def confirm_watchlist(values: dict[str, Any]) -> Response:
     """The page behind the confirmation mail's link (HTML, Turkish then English): its button confirms
@@ -399,7 +421,7 @@ def confirm_watchlist(values: dict[str, Any]) -> Response:
     return _confirm(values)
 
 
-@area.get("/watchlists/unsubscribe", public=True, params=[TOKEN], required=["token"], outcomes=PAGE_ANSWERS,
+@area.get("/digests/unsubscribe", public=True, params=[TOKEN], required=["token"], outcomes=PAGE_ANSWERS,
           problems=[429], limits=[link_limit], problem_page=_problem_page)
 def unsubscribe_watchlist_page(values: dict[str, Any]) -> Response:
     """The page behind a digest's unsubscribe link (HTML, Turkish then English): its button unsubscribes
@@ -407,7 +429,7 @@ def unsubscribe_watchlist_page(values: dict[str, Any]) -> Response:
     return _unsubscribe(values)
 
 
-@area.post("/watchlists/unsubscribe", public=True, params=[TOKEN], required=["token"], form=[ONE_CLICK],
+@area.post("/digests/unsubscribe", public=True, params=[TOKEN], required=["token"], form=[ONE_CLICK],
            outcomes=PAGE_ANSWERS, problems=[429], limits=[link_limit], problem_page=_problem_page)
 def unsubscribe_watchlist(values: dict[str, Any]) -> Response:
     """The page behind a digest's unsubscribe link (HTML, Turkish then English): its button unsubscribes

@@ -26,6 +26,7 @@ from tests.loaders.test_procurement_statistics import TABLES
 
 BASE = "http://gosterge.test"
 PREFIX = "/v1/public-procurement/watchlists"
+LINKS = "/v1/public-procurement/digests"
 # Release W48: W47's awards and a new tender of authority A2 with three awarded lots.
 NEW_TENDER = {"tender_id": "2026/000777", "authority_id": "A2", "tender_date": "2026-11-19", "procedure": "open",
               "sector": 13, "estimated_cost": 9000, "lots": 3}
@@ -71,7 +72,7 @@ def test_the_new_awards_of_a_followed_authority_reach_the_confirmed_address_only
     confirmed = create(client, auth, filters={"authority": "A2"}, notify="owner@example.com")
     create(client, auth, name="other", filters={"authority": "A2"}, notify="stranger@example.com")
     assert [m["To"] for m in mailbox.messages] == ["owner@example.com", "stranger@example.com"]
-    confirm_link = mailed_link(mailbox.messages[0], f"{PREFIX}/confirm")
+    confirm_link = mailed_link(mailbox.messages[0], f"{LINKS}/confirm")
     assert press(client, confirm_link, "confirm", "yes").status_code == 200
     assert client.get(f"{PREFIX}/{confirmed['id']}", headers=auth).get_json()["notify"]["confirmed"] is True
     # A sender before the next release has nothing to send: the watchlist follows later releases.
@@ -92,14 +93,14 @@ def test_the_new_awards_of_a_followed_authority_reach_the_confirmed_address_only
     assert text.count("İKN 2026/000777") == 3 and "3 yeni" in text and "İzmir Belediyesi" in text
     assert "http://dash.test/awards?authority=A2" in text
     assert digests[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-    assert digests[0]["List-Unsubscribe"].strip("<>").startswith(f"{BASE}{PREFIX}/unsubscribe?token=")
+    assert digests[0]["List-Unsubscribe"].strip("<>").startswith(f"{BASE}{LINKS}/unsubscribe?token=")
     assert "<" not in text.replace("<http", "")  # plain text: nothing a mail client would run
 
     # Once per release, however often the senders run.
     assert send_all_digests(app.extensions["gosterge.sessions"], app.config).handled == 0
     assert len(mailbox.messages) == 3
 
-    unsubscribe = mailed_link(digests[0], f"{PREFIX}/unsubscribe")
+    unsubscribe = mailed_link(digests[0], f"{LINKS}/unsubscribe")
     done = press(client, unsubscribe, "List-Unsubscribe", "One-Click")
     assert done.status_code == 200 and "Abonelikten çıkıldı" in done.get_data(as_text=True)
     assert client.post(unsubscribe, data={"List-Unsubscribe": "One-Click"}).status_code == 410
@@ -113,10 +114,10 @@ def test_the_new_awards_of_a_followed_authority_reach_the_confirmed_address_only
 def test_a_one_click_unsubscribe_needs_no_page(watched):
     app, client, auth, mailbox, tmp_path = watched
     create(client, auth, filters={"authority": "A2"}, notify="owner@example.com")
-    press(client, mailed_link(mailbox.messages[0], f"{PREFIX}/confirm"), "confirm", "yes")
+    press(client, mailed_link(mailbox.messages[0], f"{LINKS}/confirm"), "confirm", "yes")
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     send_all_digests(app.extensions["gosterge.sessions"], app.config)
-    link = mailed_link(mailbox.messages[-1], f"{PREFIX}/unsubscribe")
+    link = mailed_link(mailbox.messages[-1], f"{LINKS}/unsubscribe")
     answer = client.post(link, data={"List-Unsubscribe": "One-Click"})
     assert answer.status_code == 200
     watchlist = client.get(PREFIX, headers=auth).get_json()["items"][0]
@@ -126,7 +127,7 @@ def test_a_one_click_unsubscribe_needs_no_page(watched):
 def test_opening_the_links_changes_nothing(watched):
     app, client, auth, mailbox, _ = watched
     made = create(client, auth, filters={}, notify="owner@example.com")
-    link = mailed_link(mailbox.messages[0], f"{PREFIX}/confirm")
+    link = mailed_link(mailbox.messages[0], f"{LINKS}/confirm")
     for _ in range(2):
         page = client.get(link)
         assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
@@ -134,8 +135,8 @@ def test_opening_the_links_changes_nothing(watched):
     assert client.get(f"{PREFIX}/{made['id']}", headers=auth).get_json()["notify"]["confirmed"] is False
     assert client.post(link, data={"confirm": "yes"}).status_code == 200
     assert client.get(link).status_code == 410
-    assert client.get(f"{PREFIX}/confirm?token=unknown").status_code == 404
-    assert client.get(f"{PREFIX}/unsubscribe").status_code == 400
+    assert client.get(f"{LINKS}/confirm?token=unknown").status_code == 404
+    assert client.get(f"{LINKS}/unsubscribe").status_code == 400
 
 
 def test_a_failed_send_is_retried_and_recorded_and_the_load_is_unaffected(make_app, tmp_path, make_key):
@@ -177,7 +178,7 @@ def test_without_smtp_digests_go_to_the_outbox(make_app, tmp_path, make_key, mon
     client, auth = app.test_client(), {"Authorization": f"Bearer {make_key(target_app=app)}"}
     create(client, auth, filters={"sector": 13}, notify="owner@example.com")
     confirmation = message_from_bytes(next((tmp_path / "outbox").glob("*.eml")).read_bytes())
-    assert client.post(mailed_link(confirmation, f"{PREFIX}/confirm"), data={"confirm": "yes"}).status_code == 200
+    assert client.post(mailed_link(confirmation, f"{LINKS}/confirm"), data={"confirm": "yes"}).status_code == 200
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     assert send_all_digests(app.extensions["gosterge.sessions"], app.config).counts == {"sent": 1}
     mails = sorted((tmp_path / "outbox").glob("*.eml"))
@@ -190,7 +191,7 @@ def test_several_senders_at_once_send_each_digest_once(watched):
     for n in range(6):
         create(client, auth, name=f"w{n}", filters={"authority": "A2"}, notify=f"owner{n}@example.com")
     for message in list(mailbox.messages):
-        client.post(mailed_link(message, f"{PREFIX}/confirm"), data={"confirm": "yes"})
+        client.post(mailed_link(message, f"{LINKS}/confirm"), data={"confirm": "yes"})
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     import threading
 
@@ -208,7 +209,7 @@ def test_several_senders_at_once_send_each_digest_once(watched):
 def test_the_background_sender_of_the_api_sends_them(watched):
     app, client, auth, mailbox, tmp_path = watched
     create(client, auth, filters={"authority": "A2"}, notify="owner@example.com")
-    press(client, mailed_link(mailbox.messages[0], f"{PREFIX}/confirm"), "confirm", "yes")
+    press(client, mailed_link(mailbox.messages[0], f"{LINKS}/confirm"), "confirm", "yes")
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     sender = start_digest_sender(app.extensions["gosterge.sessions"], {**app.config, "DIGEST_SENDER_SECONDS": 1})
     assert sender is not None
@@ -226,7 +227,7 @@ def test_the_daily_cap_per_address_holds_back_digests(watched):
     for n in range(3):
         create(client, auth, name=f"w{n}", filters={}, notify="owner@example.com")
     for message in list(mailbox.messages):
-        client.post(mailed_link(message, f"{PREFIX}/confirm"), data={"confirm": "yes"})
+        client.post(mailed_link(message, f"{LINKS}/confirm"), data={"confirm": "yes"})
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     run = send_all_digests(app.extensions["gosterge.sessions"], {**app.config, "DIGESTS_PER_ADDRESS_PER_DAY": 2})
     assert run.counts == {"sent": 2, "capped": 1}
@@ -237,7 +238,7 @@ def test_the_new_awards_are_computed_once_per_release(watched, monkeypatch):
     for n in range(3):
         create(client, auth, name=f"w{n}", filters={"authority": "A2"}, notify=f"o{n}@example.com")
     for message in list(mailbox.messages):
-        client.post(mailed_link(message, f"{PREFIX}/confirm"), data={"confirm": "yes"})
+        client.post(mailed_link(message, f"{LINKS}/confirm"), data={"confirm": "yes"})
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     calls = []
     import api.digests
@@ -277,7 +278,7 @@ def test_a_deleted_watchlist_or_a_revoked_key_gets_no_digest(watched, make_key):
     other = {"Authorization": f"Bearer {make_key(target_app=app)}"}
     create(client, other, filters={"authority": "A2"}, notify="revoked@example.com")
     for message in list(mailbox.messages):
-        client.post(mailed_link(message, f"{PREFIX}/confirm"), data={"confirm": "yes"})
+        client.post(mailed_link(message, f"{LINKS}/confirm"), data={"confirm": "yes"})
     assert client.delete(f"{PREFIX}/{deleted['id']}", headers=auth).status_code == 204
     with session_scope(app.extensions["gosterge.sessions"]) as session:
         from store.keys import revoke_key
@@ -293,7 +294,7 @@ def test_building_a_digest_holds_no_write_lock_a_paid_answer_waits_for(watched, 
     SQLite a paid answer's credit debit waited for it past the busy timeout (502)."""
     app, client, auth, mailbox, tmp_path = watched
     create(client, auth, filters={"authority": "A2"}, notify="owner@example.com")
-    press(client, mailed_link(mailbox.messages[0], f"{PREFIX}/confirm"), "confirm", "yes")
+    press(client, mailed_link(mailbox.messages[0], f"{LINKS}/confirm"), "confirm", "yes")
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     import api.digests
 
@@ -330,7 +331,7 @@ def test_under_gunicorn_a_process_of_its_own_sends_them(watched, database_url, l
 
     app, client, auth, mailbox, tmp_path = watched
     create(client, auth, filters={"authority": "A2"}, notify="owner@example.com")
-    press(client, mailed_link(mailbox.messages[0], f"{PREFIX}/confirm"), "confirm", "yes")
+    press(client, mailed_link(mailbox.messages[0], f"{LINKS}/confirm"), "confirm", "yes")
     load(app, write_release(tmp_path / "w48", SECOND, release="2026-W48", published="2026-11-27T06:00:00Z"))
     env = {"GOSTERGE_DATABASE_URL": database_url, "GOSTERGE_RATELIMIT_STORAGE_URI": limiter_storage,
            "GOSTERGE_SMTP_URL": app.config["SMTP_URL"], "GOSTERGE_PUBLIC_BASE_URL": BASE,

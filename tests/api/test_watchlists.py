@@ -236,3 +236,40 @@ def test_a_release_loaded_before_tenders_were_kept_is_a_503(announced):
     watchlist = create(client, auth).get_json()["id"]
     assert "load it again" in assert_problem(client.get(f"{PREFIX}/{watchlist}/tenders", headers=auth), 503,
                                              "not_ready")["detail"]
+
+
+def test_the_mail_links_pages_offer_only_their_own_methods(loaded_app):
+    """A link's page is not under /watchlists/, where `/watchlists/{id}` would match it too and its
+    DELETE be offered (an OPTIONS there listed it)."""
+    client = loaded_app.test_client()
+    for page in ("confirm", "unsubscribe"):
+        answer = client.open(f"/v1/public-procurement/digests/{page}?token=x", method="OPTIONS")
+        assert set(answer.headers["Allow"].split(", ")) <= {"GET", "HEAD", "POST", "OPTIONS"}, answer.headers
+
+
+@pytest.mark.parametrize("filters", [{"province": 6, "sector": 43, "flag": ["single-bid"]},
+                                     {"supplierProvince": 81, "flag": "single-bid,winner-share"}])
+def test_filters_take_the_json_forms_their_schema_documents(loaded_app, make_key, filters):
+    from jsonschema import validate
+
+    from api.routes.watchlists import FILTER_SCHEMA
+
+    validate(filters, FILTER_SCHEMA)
+    client = loaded_app.test_client()
+    auth = {"Authorization": f"Bearer {make_key(target_app=loaded_app)}"}
+    assert client.post("/v1/public-procurement/watchlists", json={"name": "x", "filters": filters},
+                       headers=auth).status_code == 201
+
+
+@pytest.mark.parametrize("filters", [{"province": ""}, {"sector": 44}, {"flag": []}, {"procedure": ""}])
+def test_filters_the_schema_refuses_are_refused(loaded_app, make_key, filters):
+    from jsonschema import ValidationError, validate
+
+    from api.routes.watchlists import FILTER_SCHEMA
+
+    with pytest.raises(ValidationError):
+        validate(filters, FILTER_SCHEMA)
+    client = loaded_app.test_client()
+    auth = {"Authorization": f"Bearer {make_key(target_app=loaded_app)}"}
+    answer = client.post("/v1/public-procurement/watchlists", json={"name": "x", "filters": filters}, headers=auth)
+    assert answer.status_code == 400 and answer.get_json()["errors"][0]["parameter"].startswith("filters.")

@@ -180,7 +180,7 @@ def test_watchlists_page_says_the_digest_address_state(live, loaded_app, make_ke
     # The address's owner follows the mail's link and presses its button: the page says it is confirmed.
     mail = message_from_bytes(next((tmp_path / "outbox").glob("*.eml")).read_bytes())
     token = mail.get_payload(decode=True).decode().split("token=")[1].split()[0]
-    requests.post(f"{live.url}{PP}/watchlists/confirm", params={"token": token}, data={"confirm": "yes"},
+    requests.post(f"{live.url}{PP}/digests/confirm", params={"token": token}, data={"confirm": "yes"},
                   timeout=10).raise_for_status()
     app = page("views/watchlists.py", key=key, lang="en")
     assert "Weekly digest: a@example.com confirmed" in texts(app)
