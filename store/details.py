@@ -21,6 +21,7 @@ from sqlalchemy import Column, Double, Index, Integer, MetaData, Table, Text, in
 from sqlalchemy.orm import Session
 from sqlalchemy.schema import CreateTable
 
+from store.errors import classify_database_error
 from store.name_index import build_name_index, name_index
 from store.release_db import releases_folder, remove_file
 
@@ -165,14 +166,34 @@ def create_detail_tables(session: Session, release_id: int) -> DetailTables:
 
 
 def insert_detail_rows(session: Session, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
-    """Insert rows given as tuples in the order of `columns`, through the driver's executemany: two
-    million awards go in without a Python object per row (SQLAlchemy's insert() builds one)."""
+    """Insert rows given as tuples in the order of `columns`, without a Python object per row
+    (SQLAlchemy's insert() builds one): on PostgreSQL through COPY, elsewhere through the driver's
+    executemany. On PostgreSQL executemany still sends one INSERT per row; COPY streams the batch
+    as one statement (docs/benchmarks.md, "The national load on PostgreSQL")."""
     dialect = session.get_bind().dialect
     quote = dialect.identifier_preparer.quote
+    names = ", ".join(quote(c) for c in columns)
+    if dialect.name == "postgresql":
+        _copy_rows(session, f"COPY {quote(table.name)} ({names}) FROM STDIN", rows)
+        return
     marker = "?" if dialect.paramstyle == "qmark" else "%s"
     session.connection().exec_driver_sql(
-        f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
-        f"VALUES ({', '.join([marker] * len(columns))})", rows)
+        f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([marker] * len(columns))})", rows)
+
+
+def _copy_rows(session: Session, statement: str, rows: list[tuple[Any, ...]]) -> None:
+    """COPY rows through psycopg, in the session's transaction. SQLAlchemy has no COPY, so the
+    driver's own error is turned into the store's here, as the engine does for every statement."""
+    import psycopg  # only PostgreSQL's path needs the driver
+
+    raw = session.connection().connection.dbapi_connection
+    assert raw is not None  # a connection checked out of the pool holds its driver connection
+    try:
+        with raw.cursor() as cursor, cursor.copy(statement) as copy:  # type: ignore[attr-defined]
+            for row in rows:
+                copy.write_row(row)
+    except psycopg.Error as error:
+        raise classify_database_error(error) from error
 
 
 def index_steps(release_id: int) -> list[Callable[[Session], None]]:

@@ -4,12 +4,13 @@ loaded before them, the schema step that records them, and the search's order ac
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import inspect, text, update
+from sqlalchemy import event, inspect, select, text, update
 
 from store.awards import AwardFilters, list_awards
 from store.benchmarks import list_discount_benchmarks
-from store.db import create_store_engine, session_scope
-from store.errors import DetailsMissingError, NotFoundError
+from store.db import create_store_engine, make_session_factory, session_scope
+from store.details import create_detail_tables, detail_tables, insert_detail_rows
+from store.errors import DetailsMissingError, NotFoundError, StoreConflictError
 from store.models import Release
 from store.parties import get_party_profile, search_parties
 from store.releases import get_active_release
@@ -85,3 +86,44 @@ def test_filters_without_a_kept_count_are_counted(demo):
     assert both.total == len(walk(lambda **page: list_awards(
         session, release=release, filters=AwardFilters(province=34, sector=23), **page)))
     assert list_awards(session, release=release, filters=AwardFilters(period=2018)).total == 0
+
+
+AWKWARD_TEXT = ("tab\there", "line\nbreak", "back\\slash", "\\N", "", "İğüşöç — ₺", "quote \" and ' and ,")
+
+
+def test_detail_rows_keep_every_value_and_skip_per_row_inserts(database_url):
+    """The rows of a release's tables arrive as written, whatever their text holds (COPY's own escapes
+    included) and however small or missing a number; on PostgreSQL they go through COPY, not one
+    INSERT per row (measured: docs/benchmarks.md, "The national load on PostgreSQL")."""
+    engine = create_store_engine(database_url)
+    upgrade(engine)
+    statements: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda conn, cursor, statement, *rest: statements.append(statement))
+    tables = detail_tables(991)
+    parties = [(i, "contractor", f"c{i}", name, name.lower(), None if i % 2 else 34, None, i, None if i % 3 else "12.50",
+                None, "2024") for i, name in enumerate(AWKWARD_TEXT)]
+    benchmarks = [("all", "23", "open", "34", 3, 0.1, 1e-300, -0.0, 1 / 3, 2.5e10, None)]
+    columns = tuple(c.name for c in tables.parties.columns)
+    with session_scope(make_session_factory(engine)) as session:
+        create_detail_tables(session, 991)
+        insert_detail_rows(session, tables.parties, columns, parties)
+        insert_detail_rows(session, tables.benchmarks, tuple(c.name for c in tables.benchmarks.columns), benchmarks)
+    with engine.connect() as conn:
+        assert [tuple(r) for r in conn.execute(select(tables.parties).order_by(tables.parties.c.seq))] == parties
+        assert [tuple(r) for r in conn.execute(select(tables.benchmarks))] == benchmarks
+    if engine.dialect.name == "postgresql":
+        assert not [s for s in statements if s.lstrip().upper().startswith("INSERT INTO PARTIES_R991")], statements
+    engine.dispose()
+
+
+def test_a_refused_detail_row_is_the_stores_own_error(database_url):
+    """A row the database refuses (here a repeated key) fails the batch with the store's error, on
+    PostgreSQL's COPY as on SQLite's executemany, so that the load's failure path is the same."""
+    engine = create_store_engine(database_url)
+    upgrade(engine)
+    tables = detail_tables(992)
+    row = ("all", "23", "open", "34", 3, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+    with pytest.raises(StoreConflictError), session_scope(make_session_factory(engine)) as session:
+        create_detail_tables(session, 992)
+        insert_detail_rows(session, tables.benchmarks, tuple(c.name for c in tables.benchmarks.columns), [row, row])
+    engine.dispose()
