@@ -130,6 +130,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         account,
         accounts,
         admin,
+        digest_links,
         downloads,
         health,
         meta,
@@ -141,7 +142,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     # The OpenAPI document describes the operations of these areas, in this order.
-    install(app, procurement.area, parties.area, watchlists.area, reference.area, downloads.area, news.area, account.area,
+    install(app, procurement.area, parties.area, watchlists.area, digest_links.area, reference.area, downloads.area, news.area, account.area,
             accounts.area, admin.area, meta.area, health.area)
     register_error_handlers(app)
     start_digest_sender(app.extensions["gosterge.sessions"], app.config)

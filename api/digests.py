@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from api.mail import MailError, send
+from api.routes.digest_links import UNSUBSCRIBE_PATH
 from api.watchmail import LARGEST, dashboard_link, digest_message
 from store.accounts import claim_allowance, return_allowance
 from store.awards import has_details
@@ -32,7 +33,6 @@ from store.watchlists import NewAwardSet, names_of, new_awards, unsubscribe_toke
 
 log = logging.getLogger("gosterge.digests")
 DIGEST_SCOPE = "digest:"  # digests count against an address's daily cap apart from sign-up mails
-UNSUBSCRIBE_PATH = "/v1/public-procurement/digests/unsubscribe"
 
 
 @dataclass
