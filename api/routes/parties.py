@@ -75,7 +75,7 @@ def paged(page: Page, release: Release, values: Values, *, position: Any = None)
     return Reply(body, f"release-{release.id}")
 
 
-def _details(read: Any) -> Any:
+def read_details(read: Any) -> Any:
     """What the release's own tables answer; 503 for a release loaded before they were kept."""
     try:
         return read()
@@ -100,7 +100,7 @@ def list_award_items(values: Values) -> Reply:
         contractor=values["contractor"], period=None if period in (None, "all") else int(period),
         flags=tuple(values["flag"] or ()))
     after = values["cursor"].position[1] if values["cursor"] is not None else None
-    page = _details(lambda: list_awards(db_session(), release=release, filters=filters, sort=values["sort"],
+    page = read_details(lambda: list_awards(db_session(), release=release, filters=filters, sort=values["sort"],
                                         after=after, limit=values["limit"] + 1))
     return paged(page, release, values)
 
@@ -121,7 +121,7 @@ def search(kind: str, values: Values) -> Reply:
         return no_release_page()
     cursor = values["cursor"]
     after = (cursor.position[1], cursor.position[2]) if cursor is not None else None
-    page = _details(lambda: search_parties(db_session(), release=release, kind=kind, q=values["q"], after=after,
+    page = read_details(lambda: search_parties(db_session(), release=release, kind=kind, q=values["q"], after=after,
                                            limit=values["limit"] + 1))
     return paged(page, release, values, position=lambda p: [release.id, *p])
 
@@ -158,7 +158,7 @@ def profile(kind: str, party_id: str, values: Values) -> Reply:
     if release is None:
         raise NotFound(f"No {kind} {party_id!r}: no release is served yet.")
     try:
-        body = _details(lambda: get_party_profile(db_session(), release=release, kind=kind, party_id=party_id,
+        body = read_details(lambda: get_party_profile(db_session(), release=release, kind=kind, party_id=party_id,
                                                   period=values["period"] or "all"))
     except NotFoundError:
         raise NotFound(f"No {kind} {party_id!r} in the release served.") from None
@@ -211,7 +211,7 @@ def list_discount_benchmark_items(values: Values) -> Reply:
     if release is None:
         return no_release_page()
     after = values["cursor"].position[1] if values["cursor"] is not None else None
-    page = _details(lambda: list_discount_benchmarks(
+    page = read_details(lambda: list_discount_benchmarks(
         db_session(), release=release, sectors=values["sector"], procedures=values["procedure"],
         provinces=values["province"], period=values["period"] or "all", after=after, limit=values["limit"] + 1))
     return paged(page, release, values)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -21,14 +22,15 @@ from api.params import Param, Values, parse_args, path_param, string_param
 from api.problems import Conflict, InvalidParameters, NotFound, NotReady, UpstreamError
 from api.routes.accounts import email_address
 from api.routes.digest_links import CONFIRM_PATH
-from api.routes.parties import AWARD_PARAMS, paged
+from api.routes.parties import AWARD_PARAMS, paged, read_details
 from api.routes.release_params import PAGING, check_cursor_release, no_release_page, served_release
 from api.transport.paging import finish_page
 from api.transport.urls import public_url, untrusted_mail_links
 from api.watchmail import confirmation_message
 from store.accounts import claim_allowance, return_allowance
-from store.errors import DetailsMissingError, NotFoundError
+from store.errors import NotFoundError
 from store.models import Release, Watchlist
+from store.pages import Page
 from store.reference.flags import FLAG_BITS
 from store.releases import find_release
 from store.times import format_utc
@@ -257,6 +259,20 @@ def _with_since(body: str, since: Release | None) -> str:
     return body[:-1] + ',"since":' + json_body(since.name if since else None) + "}"
 
 
+def _new_since(values: Values, watchlist_id: str, read: Callable[..., Page]) -> Reply:
+    """A page of what is new to a watchlist since `since`, read by `read(release, since, filters, after,
+    limit)`; its envelope says `since`, and its ETag changes with it."""
+    row = _own(watchlist_id)
+    release = served_release()
+    if release is None:
+        return Reply(_with_since(no_release_page().body, None), "none")
+    since = _since(values, release)
+    after = values["cursor"].position[1] if values["cursor"] is not None else None
+    page = read_details(lambda: read(release, since, watch_filters(_stored(row)), after, values["limit"] + 1))
+    reply = paged(page, release, values)
+    return Reply(_with_since(reply.body, since), f"{reply.version}-{since.id if since else 0}")
+
+
 @area.get("/watchlists/<watchlist_id>/awards", cost=1, path_params=[WATCHLIST_ID],
           params=(SINCE, SORT, *PAGING), checks=[check_cursor_release], response_schema="WatchlistAwardPage",
           extra_statuses=[404, 409, 503])
@@ -268,19 +284,8 @@ def list_watchlist_awards(values: Values, watchlist_id: str) -> Reply:
     every matching award is new and the envelope's `since` is null. A `since` naming no release is a 400;
     a pruned one (its awards removed) a 409 `conflict`. Items, order (`sort`), paging, CSV and ETags as
     /awards; the envelope also gives `since`."""
-    row = _own(watchlist_id)
-    release = served_release()
-    if release is None:
-        return Reply(_with_since(no_release_page().body, None), "none")
-    since = _since(values, release)
-    after = values["cursor"].position[1] if values["cursor"] is not None else None
-    try:
-        page = list_new_awards(db_session(), release=release, since=since, filters=watch_filters(_stored(row)),
-                               sort=values["sort"], after=after, limit=values["limit"] + 1)
-    except DetailsMissingError as error:
-        raise NotReady(f"The release served cannot answer this yet: {error}.") from None
-    reply = paged(page, release, values)
-    return Reply(_with_since(reply.body, since), f"{reply.version}-{since.id if since else 0}")
+    return _new_since(values, watchlist_id, lambda release, since, filters, after, limit: list_new_awards(
+        db_session(), release=release, since=since, filters=filters, sort=values["sort"], after=after, limit=limit))
 
 
 @area.get("/watchlists/<watchlist_id>/tenders", cost=1, path_params=[WATCHLIST_ID], params=(SINCE, *PAGING),
@@ -293,19 +298,8 @@ def list_watchlist_tenders(values: Values, watchlist_id: str) -> Reply:
     watchlist with a `contractor`, `supplierProvince` or `flag` filter names awards, not tenders: its
     page is empty. `since` as for /watchlists/{id}/awards. A release loaded before tenders were kept
     (as `since` or served) is a 503: load it again."""
-    row = _own(watchlist_id)
-    release = served_release()
-    if release is None:
-        return Reply(_with_since(no_release_page().body, None), "none")
-    since = _since(values, release)
-    after = values["cursor"].position[1] if values["cursor"] is not None else None
-    try:
-        page = list_new_tenders(db_session(), release=release, since=since, filters=watch_filters(_stored(row)),
-                                after=after, limit=values["limit"] + 1)
-    except DetailsMissingError as error:
-        raise NotReady(f"The releases cannot answer this yet: {error}.") from None
-    reply = paged(page, release, values)
-    return Reply(_with_since(reply.body, since), f"{reply.version}-{since.id if since else 0}")
+    return _new_since(values, watchlist_id, lambda release, since, filters, after, limit: list_new_tenders(
+        db_session(), release=release, since=since, filters=filters, after=after, limit=limit))
 
 
 def _stored(row: Watchlist) -> dict[str, Any]:
