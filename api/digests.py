@@ -21,8 +21,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from api.mail import MailError, send
-from api.routes.digest_links import UNSUBSCRIBE_PATH
-from api.watchmail import LARGEST, dashboard_link, digest_message
+from api.watchmail import LARGEST, UNSUBSCRIBE_PATH, dashboard_link, digest_message
 from store.accounts import claim_allowance, return_allowance
 from store.awards import has_details
 from store.db import WRITES, session_scope

@@ -14,6 +14,9 @@ from api.mail import recipient
 from store.watchlists import NewAward
 
 # The largest new awards a digest lists.
+# Where the mails' links point (api/routes/digest_links.py serves them).
+CONFIRM_PATH = "/v1/public-procurement/digests/confirm"
+UNSUBSCRIBE_PATH = "/v1/public-procurement/digests/unsubscribe"
 LARGEST = 5
 # Long header lines (RFC 5322 allows 998 characters): a List-Unsubscribe URL with no space to fold at
 # would otherwise be written as an encoded word, which no mail client reads as a URL.

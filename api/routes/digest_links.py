@@ -17,6 +17,7 @@ from api.operations import Outcome
 from api.params import enum_param, schema_param
 from api.problems import InvalidParameters, Problem
 from api.routes.accounts import PAGE_POLICY
+from api.watchmail import CONFIRM_PATH, UNSUBSCRIBE_PATH
 from store.errors import NotFoundError
 from store.models import Watchlist
 from store.watchlists import (
@@ -27,10 +28,9 @@ from store.watchlists import (
     unsubscribe,
 )
 
-area = Area(Blueprint("digest_links", __name__, url_prefix="/v1/public-procurement"), "Watchlists",
-            api="public-procurement")
-CONFIRM_PATH = "/v1/public-procurement/digests/confirm"
-UNSUBSCRIBE_PATH = "/v1/public-procurement/digests/unsubscribe"
+PREFIX = "/v1/public-procurement"
+area = Area(Blueprint("digest_links", __name__, url_prefix=PREFIX), "Watchlists", api="public-procurement")
+CONFIRM, UNSUBSCRIBE = CONFIRM_PATH.removeprefix(PREFIX), UNSUBSCRIBE_PATH.removeprefix(PREFIX)
 
 
 # The pages behind the links of the mails: no key (the token is the secret), GET only shows a button.
@@ -116,7 +116,7 @@ def _unsubscribe(values: dict[str, Any]) -> Response:
                           ("Unsubscribed", f"No more mail will be sent to this address for \"{row.name}\".")))
 
 
-@area.get("/digests/confirm", public=True, params=[TOKEN], required=["token"], outcomes=PAGE_ANSWERS,
+@area.get(CONFIRM, public=True, params=[TOKEN], required=["token"], outcomes=PAGE_ANSWERS,
           problems=[429], limits=[link_limit], problem_page=_problem_page)
 def confirm_watchlist_page(values: dict[str, Any]) -> Response:
     """The page behind the confirmation mail's link (HTML, Turkish then English): its button confirms
@@ -125,7 +125,7 @@ def confirm_watchlist_page(values: dict[str, Any]) -> Response:
     return _confirm(values)
 
 
-@area.post("/digests/confirm", public=True, params=[TOKEN], required=["token"], form=[CONFIRM_FORM],
+@area.post(CONFIRM, public=True, params=[TOKEN], required=["token"], form=[CONFIRM_FORM],
            outcomes=PAGE_ANSWERS, problems=[429], limits=[link_limit], problem_page=_problem_page)
 def confirm_watchlist(values: dict[str, Any]) -> Response:
     """The page behind the confirmation mail's link (HTML, Turkish then English): its button confirms
@@ -133,7 +133,7 @@ def confirm_watchlist(values: dict[str, Any]) -> Response:
     return _confirm(values)
 
 
-@area.get("/digests/unsubscribe", public=True, params=[TOKEN], required=["token"], outcomes=PAGE_ANSWERS,
+@area.get(UNSUBSCRIBE, public=True, params=[TOKEN], required=["token"], outcomes=PAGE_ANSWERS,
           problems=[429], limits=[link_limit], problem_page=_problem_page)
 def unsubscribe_watchlist_page(values: dict[str, Any]) -> Response:
     """The page behind a digest's unsubscribe link (HTML, Turkish then English): its button unsubscribes
@@ -141,7 +141,7 @@ def unsubscribe_watchlist_page(values: dict[str, Any]) -> Response:
     return _unsubscribe(values)
 
 
-@area.post("/digests/unsubscribe", public=True, params=[TOKEN], required=["token"], form=[ONE_CLICK],
+@area.post(UNSUBSCRIBE, public=True, params=[TOKEN], required=["token"], form=[ONE_CLICK],
            outcomes=PAGE_ANSWERS, problems=[429], limits=[link_limit], problem_page=_problem_page)
 def unsubscribe_watchlist(values: dict[str, Any]) -> Response:
     """The page behind a digest's unsubscribe link (HTML, Turkish then English): its button unsubscribes

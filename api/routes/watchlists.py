@@ -21,12 +21,11 @@ from api.operations import Reply, json_body
 from api.params import Param, Values, parse_args, path_param, string_param
 from api.problems import Conflict, InvalidParameters, NotFound, NotReady, UpstreamError
 from api.routes.accounts import email_address
-from api.routes.digest_links import CONFIRM_PATH
 from api.routes.parties import AWARD_PARAMS, paged, read_details
 from api.routes.release_params import PAGING, check_cursor_release, no_release_page, served_release
 from api.transport.paging import finish_page
 from api.transport.urls import public_url, untrusted_mail_links
-from api.watchmail import confirmation_message
+from api.watchmail import CONFIRM_PATH, confirmation_message
 from store.accounts import claim_allowance, return_allowance
 from store.errors import NotFoundError
 from store.models import Release, Watchlist
