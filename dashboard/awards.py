@@ -78,10 +78,11 @@ AwardPages = Callable[[tuple[tuple[str, Any], ...], str | None], tuple[pd.DataFr
 
 
 def awards_section(params: tuple[tuple[str, Any], ...], *, name: str, read: AwardPages = data.award_page,
-                   benchmark: bool = True) -> None:
+                   benchmark: bool = True, hidden: tuple[str, ...] = ()) -> None:
     """The awards matching `params` (API filters and sort), loaded a page at a time by `read` (the explorer's
     /awards, or a watchlist's new awards), as a table with its CSV; with `benchmark`, the award selected in it
-    (kept in the address) is shown against its benchmark."""
+    (kept in the address) is shown against its benchmark. Columns beginning with one of `hidden` (a profile's
+    own party, the same on every row) are left off the screen."""
     cursors = f"award_cursors_{name}"
     if st.session_state.get(f"award_filters_{name}") != params:
         st.session_state[f"award_filters_{name}"], st.session_state[cursors] = params, [None]
@@ -96,7 +97,7 @@ def awards_section(params: tuple[tuple[str, Any], ...], *, name: str, read: Awar
     st.caption(t("awards_shown").format(shown=number(len(frame), lang()), total=number(total, lang())))
     chosen = table(frame, name=name, headings={"sector": t("sector")}, display=award_display(),
                    select=_grid_key(params) if benchmark else None,
-                   selected=_selected_row(frame) if benchmark else None)
+                   selected=_selected_row(frame) if benchmark else None, hidden=hidden)
     st.caption(t("ikn_note"))
     if next_cursor and st.button(t("load_more"), key=f"more_{name}"):
         st.session_state[cursors].append(next_cursor)

@@ -121,7 +121,8 @@ def _cell_format(column: str, values: pd.Series) -> Callable[[Any], str]:
 
 def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = None,
           headings: dict[str, str] | None = None, display: dict[str, Callable[[Any], str]] | None = None,
-          links: dict[str, str] | None = None, select: str | None = None, selected: int | None = None) -> list[int]:
+          links: dict[str, str] | None = None, select: str | None = None, selected: int | None = None,
+          hidden: tuple[str, ...] = ()) -> list[int]:
     """The items on screen, headed and written in the reader's language (1.234,56 / 1,234.56; shares
     as percentages), and as a CSV that keeps plain numbers and, where no heading was given, the API's
     field names for spreadsheets.
@@ -130,7 +131,7 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
     values for the reader (an id as its name, a date as the language writes it) while the grid sorts by
     the values underneath; `links` maps a column of addresses to the words its links show (on screen
     only); with `select` (its widget key) one row can be selected, `selected` first: the rows selected
-    are returned."""
+    are returned. Columns whose names begin with one of `hidden` are left off the screen, not the CSV."""
     exported = (frame.rename(columns=columns) if columns else frame).drop(columns=list(links or {}))
     headings = {c: (headings or {}).get(c) or (columns or {}).get(c) or field_text(c, lang()) for c in frame.columns}
     shown = frame.copy()
@@ -148,6 +149,7 @@ def table(frame: pd.DataFrame, *, name: str, columns: dict[str, str] | None = No
         shown["period"] = shown["period"].map(lambda v: t("all_years") if v == "all" else v)
     # A column with nothing in it (the subject code of Türkiye as a whole) says nothing on screen.
     shown = shown.drop(columns=[c for c in shown.columns if shown[c].isna().all() and len(shown)])
+    shown = shown.drop(columns=[c for c in shown.columns if hidden and c.startswith(hidden)])
     shown = shown.rename(columns=headings)
     frame_dtypes = dict(shown.dtypes)
     # A Styler's text is what the grid shows, while sorting still uses the numbers underneath; the grid's

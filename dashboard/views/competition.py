@@ -56,5 +56,5 @@ with across:
         st.plotly_chart(charts.ranked_bar_figure(ranked, value="singleBidShare", label=name_column(pooled),
                                                  title=t("single_bid_share"), lang=lang(), kind="share"),
                         width="stretch", config=PLOTLY_CONFIG)
-        few_cases_note(pooled["lotsWithBids"])
+        few_cases_note(ranked["lotsWithBids"])  # what the chart shows: those left out are named above it
 table(competition, name=f"competition-{dimension}")

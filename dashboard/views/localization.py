@@ -38,5 +38,8 @@ left.plotly_chart(charts.ranked_bar_figure(ranked, value="localShareCount", labe
 right.plotly_chart(charts.ranked_bar_figure(ranked, value="localShareValue", label=name_column(frame),
                                             title=f"{t('local_share_value')} · {year_label(period)}", lang=lang(), kind="share"),
                    width="stretch", config=PLOTLY_CONFIG)
-few_cases_note(frame["contracts"])
+# Under the charts, a warning speaks of what they show (rows left out are named above); the table
+# below holds every row, so its own warning follows it.
+few_cases_note(ranked["contracts"])
 table(frame, name=f"localization-{dimension}-{year_label(period)}")
+few_cases_note(frame["contracts"])

@@ -157,4 +157,6 @@ sort = choose("sort_by", ["date", "value"], name="sort", labels={"date": t("sort
               sidebar=False)
 st.page_link("views/awards.py", label=t("open_explorer"), icon=":material/open_in_new:",
              query_params={kind: party_id, "period": period, "sort": sort, "lang": language})
-awards_section(((kind, party_id), ("period", period), ("sort", sort)), name=f"{kind}-{safe_id}-awards")
+# The party's own name, type and province would fill a column each with one value: left off the screen.
+awards_section(((kind, party_id), ("period", period), ("sort", sort)), name=f"{kind}-{safe_id}-awards",
+               hidden=(f"{kind}.",))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -402,6 +403,15 @@ def test_local_supplier_ranking_leaves_out_figures_on_fewer_than_five_contracts(
     note = next(c.value for c in app.caption if "Left out of the ranking" in c.value)
     assert all(name in note for name in few)
     assert few <= set(app.dataframe[0].value["Name"])
+    # A warning of few cases speaks of what it follows: under the charts, of the fewest cases a bar rests on
+    # (never one left out); under the table, of its rows, those left out of the charts included.
+    nodes = list(app.main)
+    table_at = next(i for i, n in enumerate(nodes) if n.type == "dataframe")
+    behind = {i: int(re.search(r"Cases behind: (\d+)", n.value).group(1)) for i, n in enumerate(nodes)
+              if n.type == "caption" and "Based on few cases" in n.value}
+    assert all(n >= 5 for i, n in behind.items() if i < table_at), behind
+    assert [n for i, n in behind.items() if i > table_at] == [min(item["contracts"] for item in items
+                                                                   if item["contracts"] > 0)], behind
 
 
 @pytest.mark.parametrize(("language", "label", "note"), [("tr", "Tablolar", "kendi API anahtarınız"),

@@ -241,6 +241,28 @@ def test_selecting_a_row_puts_the_award_in_the_address(live):
                for link in app.get("page_link"))
 
 
+@pytest.mark.parametrize("kind", ["authority", "contractor"])
+def test_a_profiles_awards_leave_out_its_own_party_on_screen_but_not_in_the_csv(live, kind, monkeypatch):
+    """On a party's own profile its name, type and province would fill a column each with one value, and
+    push the tender's name off a 1,400 px screen; the CSV keeps them."""
+    from dashboard import ui
+
+    sent = {}
+    real = ui.st.download_button
+    monkeypatch.setattr(ui.st, "download_button", lambda label, data, **kw: (sent.update({kw["key"]: data}),
+                                                                              real(label, data, **kw))[1])
+    party = _busiest(live, "authorities" if kind == "authority" else "contractors")
+    app = run("views/profile.py", lang="en", kind=kind, id=party["id"])
+    _quiet(app)
+    awards = app.dataframe[-1].value
+    own, other = ("Authority", "Contractor") if kind == "authority" else ("Contractor", "Authority")
+    assert other in awards.columns and own not in awards.columns, list(awards.columns)
+    assert "Tender name" in awards.columns
+    exported = next(data for key, data in sent.items() if key.endswith("-awards"))
+    rows = list(csv.DictReader(io.StringIO(exported.decode("utf-8"))))
+    assert rows and all(row[f"{kind}.id"] == party["id"] for row in rows)
+
+
 def test_profile_links_its_counterparts_and_flags(live, monkeypatch):
     party = _busiest(live, "contractors")
     app = run("views/profile.py", lang="en", kind="contractor", id=party["id"])
