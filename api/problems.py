@@ -63,6 +63,8 @@ class MethodNotAllowed(Problem):
 
 class Conflict(Problem):
     status, slug, title = 409, "conflict", "Conflict"
+
+
 class RequestTimeout(Problem):
     status, slug, title = 408, "request_timeout", "Request timeout"
 
