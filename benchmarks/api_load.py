@@ -11,7 +11,7 @@ answered it with, captured first. Then, for every query and connection count, wr
 server in turn, A/B interleaved, the order reversed every round; only ratios within one round mean
 anything on a shared machine, so each is printed per round, with the load average of the machine.
 
-The tail (issue 34): with one worker, the same bytes are also served by the bare app under gunicorn's
+The tail: with one worker, the same bytes are also served by the bare app under gunicorn's
 sync worker (`gunicorn -k sync -w 1`, no configuration file), the reference for p99. The target, per
 query and connection count in one round: the API's p99 under gunicorn.conf.py at most 3 times the sync
 reference's, and its throughput at least half the bare app's under gunicorn.conf.py.
@@ -298,7 +298,7 @@ def report(store: str, servers: list[Server], connections: list[int]) -> None:
 
 
 def report_tail(by: dict[tuple[str, int], Server], connections: list[int]) -> None:
-    """Issue 34's target, round by round: API p99 / sync-worker bare p99 <= 3, API / bare req/s >= 0.5."""
+    """The tail's target, round by round: API p99 / sync-worker bare p99 <= 3, API / bare req/s >= 0.5."""
     api, bare, sync = by.get(("api", 1)), by.get(("bare", 1)), by.get(("sync", 1))
     if not (api and bare and sync and api.runs and sync.runs):
         return

@@ -21,7 +21,7 @@ from store.reference.lists import provinces
 
 STANDARD = Path(__file__).resolve().parents[1] / "loaders" / "ocds" / "standard"
 RELEASE_SCHEMA_URL = "https://standard.open-contracting.org/schema/1__1__5/release-schema.json"
-# Written here from the words, not taken from the code under test.
+# Written here from the mapping's own words (docs/ocds.md), not taken from the code under test.
 METHODS = {"open": "open", "restricted": "selective"}
 
 

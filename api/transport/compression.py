@@ -17,7 +17,7 @@ from werkzeug.http import parse_accept_header
 from api.context import this_request
 from api.transport.headers import header_value
 
-ENCODINGS = ("gzip",)  # what the issue asks for; every HTTP client speaks it
+ENCODINGS = ("gzip",)  # every HTTP client speaks it
 COMPRESSED_TYPES = ["application/json", "application/geo+json", "application/problem+json", "text/csv",
                     "text/html"]
 MIN_COMPRESSED_BYTES = 500  # below this gzip's header costs more than it saves

@@ -1,4 +1,4 @@
-"""Which scheme, host and port the service believes (issue L5): under gunicorn.conf.py no forwarded header
+"""Which scheme, host and port the service believes: under gunicorn.conf.py no forwarded header
 is believed unless GOSTERGE_TRUSTED_PROXIES counts a proxy, and GOSTERGE_TRUSTED_HOSTS admits a port
 only when an entry names it (an entry without a port admits its host on any)."""
 

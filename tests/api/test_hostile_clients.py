@@ -48,7 +48,7 @@ def digest_of(cursor: str) -> str:
     return json.loads(raw[MAC_BYTES:])["f"]
 
 
-# Item 6: cursors.
+# Cursors.
 def test_forged_cursor_positions_are_400_on_cursor(loaded_app, auth):
     client = loaded_app.test_client()
     real = client.get(f"{PAID}?limit=2", headers=auth).get_json()["next_cursor"]
@@ -83,7 +83,7 @@ def test_workers_sharing_a_store_agree_on_the_cursor_key(loaded_app, make_app, m
                    "invalid_parameters")
 
 
-# Items 8 and 11: input at the edges.
+# Input at the edges.
 @pytest.mark.parametrize("query", ["since=9999-12-31T23:59:59.5Z", "since=0001-01-01T00:00:00%2B14:00",
                                    "until=9999-12-31", "until=0001-01-01T00:00:00%2B14:00"])
 def test_times_at_the_calendar_edges_are_400(news, app, auth, query):  # noqa: F811
@@ -114,7 +114,7 @@ def test_ids_beyond_64_bits_in_admin_paths_are_404(client, make_key, path):
     assert_problem(client.post(path, headers=bearer(make_key(is_admin=True))), 404, "not_found")
 
 
-# Item 10: HEAD is safe.
+# HEAD is safe.
 def test_head_on_a_paid_endpoint_costs_nothing(loaded_app, make_key):
     key = make_key(credits=3)
     response = loaded_app.test_client().head(PAID, headers=bearer(key))
@@ -165,14 +165,14 @@ def test_gzip_refused_by_the_client_is_not_sent(loaded_app, auth, header):
     assert again.headers["Content-Encoding"] == "gzip"
 
 
-# Item 12: answers that were not problem documents.
+# Answers that were not problem documents.
 def test_options_is_a_problem_with_allow(client, auth):
     response = client.options(FREE, headers=auth)
     assert_problem(response, 405, "method_not_allowed")
     assert "GET" in response.headers["Allow"]
 
 
-# Item 13: headers.
+# Headers.
 def test_keyed_answers_are_private_and_never_sniffed(loaded_app, auth):
     client = loaded_app.test_client()
     data = client.get(PAID, headers=auth)
@@ -187,7 +187,7 @@ def test_admin_key_creation_is_never_stored(client, make_key):
     assert created.status_code == 201 and created.headers["Cache-Control"] == "no-store"
 
 
-# Item 14: keys in the access log.
+# Keys in the access log.
 @pytest.mark.parametrize("where", ["{path}?api_key={key}", "{path}?key={key}", "/v1/finance-news/articles/{key}",
                                    "{path}?tag=x{key}"])
 def test_anything_shaped_like_a_key_is_redacted_from_the_access_log(client, make_key, caplog, where):
@@ -197,7 +197,7 @@ def test_anything_shaped_like_a_key_is_redacted_from_the_access_log(client, make
     assert caplog.records and key not in caplog.text and key[3:20] not in caplog.text
 
 
-# Item 15: unkeyed requests and the rates an admin may set.
+# Unkeyed requests and the rates an admin may set.
 def test_requests_without_a_known_key_get_the_default_rate_per_address(make_app):
     client = make_app(DEFAULT_RATE="3/minute").test_client()
     statuses = [client.get(FREE, headers=bearer("gk_unknown")).status_code for _ in range(3)]
@@ -213,7 +213,7 @@ def test_admin_rates_beyond_sane_bounds_are_400(client, make_key, rate):
     assert error_parameters(body) == ["rate"]
 
 
-# Item 7: If-None-Match: * and 304s that read the store.
+# If-None-Match: * and 304s that read the store.
 def test_star_304s_count_against_the_rate_limit(loaded_app, make_key):
     client = loaded_app.test_client()
     key = make_key(rate="3/minute")
@@ -232,7 +232,7 @@ def test_304s_that_read_the_store_count_against_the_rate_limit(make_app, make_ke
     assert_problem(client.get(PAID, headers={**bearer(key), "If-None-Match": etag}), 429, "rate_limited")
 
 
-# Issue 29 L6: conditional requests have a rate of their own.
+# Conditional requests have a rate of their own.
 def test_a_flood_of_conditional_requests_is_refused_but_revalidation_is_not(loaded_app, make_key):
     """On a 30/minute key, 1,000 If-None-Match: the first 300 (ten times the key's rate) are free 304s;
     past them a 304 counts like any request, so the key's own 30 end the flood with 429s. None costs
@@ -273,7 +273,7 @@ def test_if_none_match_lists_a_bounded_number_of_etags(loaded_app, auth):
     assert error_parameters(body) == ["If-None-Match"] and str(MAX_ETAGS) in body["errors"][0]["message"]
 
 
-# Item 4: bodies no larger than each route needs.
+# Bodies no larger than each route needs.
 def test_large_bodies_are_refused_where_none_is_needed(signup_client):
     big_form = {"token": "t" * 200_000, "action": "approve"}
     assert_problem(signup_client.post("/v1/accounts/abc/decision", data=big_form), 413, "payload_too_large")

@@ -1,4 +1,4 @@
-"""Kept-alive connections take turns under gunicorn.conf.py's gevent worker (issue 34, item 1): a client
+"""Kept-alive connections take turns under gunicorn.conf.py's gevent worker: a client
 whose next requests are already waiting in its socket does not hold the worker while another client's
 request waits. Before, the worker answered every request one connection had sent before it looked at
 any other: one answer in a hundred waited 0.1-1 s under wrk. Real gunicorn, raw sockets; the order of

@@ -117,7 +117,7 @@ def test_keys_have_separate_rate_limits(client, make_key):
 def test_invalid_parameters_are_all_listed(client, auth):
     body = assert_problem(client.get(f"{PAID}?limit=0&dimension=planet&period=1990", headers=auth), 400,
                           "invalid_parameters")
-    # Every bad one, the year the release does not cover included (issue 35, item 1).
+    # Every bad one, the year the release does not cover included.
     assert set(error_parameters(body)) == {"limit", "dimension", "period"}
     assert all(e["message"] for e in body["errors"])
 

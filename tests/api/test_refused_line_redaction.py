@@ -1,6 +1,6 @@
 """A key sent percent-encoded (`?api%6Bey=%67k%5F…`, which the API decodes and accepts) in a request line
 the server refuses (a NUL byte in it, an unknown version, a word too many) never reaches the log in clear: gunicorn's error log quotes the
-line as it came, and so does `gosterge serve`'s (issue 29 L1). Real servers, raw sockets."""
+line as it came, and so does `gosterge serve`'s. Real servers, raw sockets."""
 
 from __future__ import annotations
 

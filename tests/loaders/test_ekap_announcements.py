@@ -1,7 +1,7 @@
 """Tender announcements (İhale İlanı, type 2 in a bundle) and the correction notices repeating them
 are read for procedure, kind of work, tender date and authority with its address; a result
 notice's figures win where both exist; an announced tender with no result is released with no
-awarded lot. One test per rule of docs/ekap.md, on announcements written from issue 31's
+awarded lot. One test per rule of docs/ekap.md, on announcements written from a
 description of real ones."""
 
 from __future__ import annotations
