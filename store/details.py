@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Column, Double, Index, Integer, MetaData, Table, Text, inspect, text
+from sqlalchemy import Column, Double, Index, Integer, LargeBinary, MetaData, Table, Text, inspect, text
 from sqlalchemy.orm import Session
 from sqlalchemy.schema import CreateTable
 
@@ -94,7 +94,8 @@ def detail_tables(release_id: int, schema: str | None = None) -> DetailTables:
     profiles = Table(
         f"profiles{suffix}", meta,
         Column("seq", Integer, primary_key=True, autoincrement=False),
-        Column("period", Text, primary_key=True), Column("body", Text, nullable=False),
+        # The profile's JSON compressed (store/profile_bodies.py); text in releases loaded before.
+        Column("period", Text, primary_key=True), Column("body", LargeBinary, nullable=False),
     )
     benchmarks = Table(
         f"benchmarks{suffix}", meta,
