@@ -96,6 +96,9 @@ def detail_tables(release_id: int, schema: str | None = None) -> DetailTables:
         Column("seq", Integer, primary_key=True, autoincrement=False),
         # The profile's JSON compressed (store/profile_bodies.py); text in releases loaded before.
         Column("period", Text, primary_key=True), Column("body", LargeBinary, nullable=False),
+        # Rows of a few hundred bytes, read by their key alone: on SQLite the key's tree holds them,
+        # without a rowid table beside it and a second tree (28 MB on the national release) for the key.
+        sqlite_with_rowid=False,
     )
     benchmarks = Table(
         f"benchmarks{suffix}", meta,
