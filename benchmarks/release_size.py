@@ -19,13 +19,15 @@ def sizes(path: Path) -> tuple[list[tuple[str, int, int]], int]:
     """Each table's and index's (name, bytes, rows or entries) largest first, and the file's size."""
     con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        kinds = dict(con.execute("SELECT name, type FROM sqlite_schema").fetchall())
+        # A table without rowid is a tree of keys, as an index is: its interior cells are rows too.
+        keyed = {name for name, kind, sql in con.execute("SELECT name, type, sql FROM sqlite_schema")
+                 if kind == "index" or "WITHOUT ROWID" in (sql or "").upper()}
         counted = []
         for name, size, leaf, internal in con.execute(
                 "SELECT name, SUM(pgsize), SUM(CASE WHEN pagetype = 'leaf' THEN ncell ELSE 0 END),"
                 " SUM(CASE WHEN pagetype = 'internal' THEN ncell ELSE 0 END) FROM dbstat GROUP BY name ORDER BY 2 DESC"):
-            # A table's rows are the cells of its leaves; an index's interior cells are entries too.
-            counted.append((name, int(size), int(leaf) + (0 if kinds.get(name) == "table" else int(internal))))
+            # A rowid table's rows are the cells of its leaves; its interior cells are rowids only.
+            counted.append((name, int(size), int(leaf) + (int(internal) if name in keyed else 0)))
         page_size = con.execute("PRAGMA page_size").fetchone()[0]
         page_count = con.execute("PRAGMA page_count").fetchone()[0]
     finally:
