@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Column, Double, Index, Integer, MetaData, Table, Text, inspect, text
+from sqlalchemy import Column, Double, Index, Integer, LargeBinary, MetaData, Table, Text, inspect, text
 from sqlalchemy.orm import Session
 from sqlalchemy.schema import CreateTable
 
@@ -94,7 +94,11 @@ def detail_tables(release_id: int, schema: str | None = None) -> DetailTables:
     profiles = Table(
         f"profiles{suffix}", meta,
         Column("seq", Integer, primary_key=True, autoincrement=False),
-        Column("period", Text, primary_key=True), Column("body", Text, nullable=False),
+        # The profile's JSON compressed (store/profile_bodies.py); text in releases loaded before.
+        Column("period", Text, primary_key=True), Column("body", LargeBinary, nullable=False),
+        # Rows of a few hundred bytes, read by their key alone: on SQLite the key's tree holds them,
+        # without a rowid table beside it and a second tree (28 MB on the national release) for the key.
+        sqlite_with_rowid=False,
     )
     benchmarks = Table(
         f"benchmarks{suffix}", meta,

@@ -16,6 +16,7 @@ from store.jsontext import parse_item
 from store.models import Release
 from store.name_index import has_name_index, search_positions
 from store.pages import Page
+from store.profile_bodies import unpack_body
 from store.reference.flags import FLAGS
 from store.reference.folding import name_words
 
@@ -130,7 +131,7 @@ def get_party_profile(session: Session, *, release: Release, kind: str, party_id
     if kind == "authority":
         profile["type"] = party["type"]
     profile["province"] = party["province"]
-    profile.update(empty_figures(kind, period) if body is None else parse_item(body))
+    profile.update(empty_figures(kind, period) if body is None else parse_item(unpack_body(body)))
     profile["years"] = parse_item(party["years"])
     return profile
 

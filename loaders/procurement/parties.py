@@ -8,6 +8,7 @@ import duckdb
 
 from loaders.procurement.awards import Rows, fetched
 from loaders.procurement.compute import TENDER_DISCOUNTS
+from store.profile_bodies import pack_body
 from store.reference.flags import FLAGS
 from store.reference.folding import name_words
 
@@ -167,7 +168,9 @@ def word_rows(con: duckdb.DuckDBPyConnection) -> Rows:
 
 
 def profile_rows(con: duckdb.DuckDBPyConnection) -> Rows:
-    return fetched(con, """
+    """Each (party, period)'s profile, its JSON compressed as stored (store/profile_bodies.py)."""
+    columns, rows = fetched(con, """
         SELECT p.seq, r.period, CAST(r.body AS VARCHAR) AS body FROM (
             SELECT 'authority' AS kind, * FROM profiles_authority UNION ALL SELECT 'contractor', * FROM profiles_contractor
         ) r JOIN parties p ON p.kind = r.kind AND p.party_id = r.pid ORDER BY p.seq, r.period""")
+    return columns, ((seq, period, pack_body(body)) for seq, period, body in rows)

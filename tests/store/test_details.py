@@ -4,15 +4,17 @@ loaded before them, the schema step that records them, and the search's order ac
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import event, inspect, select, text, update
+from sqlalchemy import create_engine, event, inspect, select, text, update
 
-from store.awards import AwardFilters, list_awards
+from store.awards import AwardFilters, list_awards, release_tables
 from store.benchmarks import list_discount_benchmarks
 from store.db import create_store_engine, make_session_factory, session_scope
 from store.details import create_detail_tables, detail_tables, insert_detail_rows
 from store.errors import DetailsMissingError, NotFoundError, StoreConflictError
 from store.models import Release
 from store.parties import get_party_profile, search_parties
+from store.profile_bodies import unpack_body
+from store.release_db import release_file, releases_folder
 from store.releases import get_active_release
 from store.schema import CURRENT_VERSION, current_version, upgrade
 from tests.loaders.test_awards import walk
@@ -127,3 +129,37 @@ def test_a_refused_detail_row_is_the_stores_own_error(database_url):
         create_detail_tables(session, 992)
         insert_detail_rows(session, tables.benchmarks, tuple(c.name for c in tables.benchmarks.columns), [row, row])
     engine.dispose()
+
+
+def test_a_release_loaded_with_text_profiles_still_answers(loaded_app):
+    """Profiles stored as JSON text (releases loaded before bodies were compressed) answer as those
+    stored compressed: the same profile for every party and period the release has."""
+    sessions = loaded_app.extensions["gosterge.sessions"]
+    with session_scope(sessions) as session:
+        release = get_active_release(session)
+        tables = release_tables(session, release)
+        p, f = tables.parties.c, tables.profiles.c
+        parties = {seq: (kind, party) for seq, kind, party in session.execute(select(p.seq, p.kind, p.party_id))}
+        stored = session.execute(select(f.seq, f.period, f.body)).tuples().all()
+        assert stored and all(isinstance(body, bytes) for _, _, body in stored)
+        asked = [(*parties[seq], period) for seq, period, _ in stored]
+        before = [get_party_profile(session, release=release, kind=k, party_id=i, period=y) for k, i, y in asked]
+    rows = [{"seq": seq, "period": period, "body": unpack_body(body)} for seq, period, body in stored]
+    rewrite = f"UPDATE {tables.profiles.name} SET body = :body WHERE seq = :seq AND period = :period"
+    engine = sessions.kw["bind"]
+    folder = releases_folder(engine)
+    if folder is None:  # the tables are in the main database, and the column was text
+        with engine.begin() as conn:
+            conn.execute(text(f"ALTER TABLE {tables.profiles.name} ALTER COLUMN body TYPE TEXT USING ''"))
+            conn.execute(text(rewrite), rows)
+    else:  # the release's own file, which the store's connections attach read-only
+        writer = create_engine(f"sqlite:///{release_file(folder, release.id)}")
+        with writer.begin() as conn:
+            conn.execute(text(rewrite), rows)
+        writer.dispose()
+    with session_scope(sessions) as session:
+        release = get_active_release(session)
+        f = release_tables(session, release).profiles.c
+        assert all(isinstance(body, str) for body in session.scalars(select(f.body)))
+        after = [get_party_profile(session, release=release, kind=k, party_id=i, period=y) for k, i, y in asked]
+    assert after == before
