@@ -5,6 +5,7 @@ own process, in place before the release is served, and nothing of them left whe
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import multiprocessing
 import sys
@@ -19,6 +20,8 @@ from sqlalchemy import func, select
 from loaders.ocds import parts
 from loaders.procurement import load as load_module
 from loaders.procurement.load import load_release
+from loaders.procurement.release import COLUMNS
+from loaders.procurement.release import MANIFEST as MANIFEST_NAME
 from loaders.settings import load_settings
 from store.db import create_store_engine, make_session_factory, session_scope
 from store.models import Release
@@ -118,3 +121,27 @@ def test_a_load_that_fails_while_processes_build_its_files_leaves_none_of_them(
         assert session.scalar(select(func.count()).select_from(Release)) == 1
         assert get_active_release(session).id == first
     sessions.kw["bind"].dispose()
+
+
+def test_an_upload_that_is_already_the_tables_file_is_kept_byte_for_byte(demo_release, tmp_path):
+    # The same files in a folder of the archive, or after a comment: the tables file is written anew.
+    foldered, commented = tmp_path / "foldered.zip", tmp_path / "commented.zip"
+    with zipfile.ZipFile(demo_release) as original, zipfile.ZipFile(foldered, "w") as one, \
+            zipfile.ZipFile(commented, "w", compression=zipfile.ZIP_DEFLATED) as other:
+        for name in original.namelist():
+            one.writestr(f"2026-W47/{name}", original.read(name))
+            other.writestr(name, original.read(name))
+        other.comment = b"made by hand"
+    kept = {}
+    for upload in (demo_release, foldered, commented):
+        sessions = _sessions(f"sqlite:///{tmp_path / (upload.stem + '.db')}")
+        files = tmp_path / upload.stem
+        settings = load_settings({"GOSTERGE_RELEASE_FILES_DIR": str(files)})
+        release_id = load_release(upload, sessions, settings=settings).release_id
+        sessions.kw["bind"].dispose()
+        kept[upload.stem] = read_release_files(files, release_id).by_kind("tables").path.read_bytes()
+    assert kept[demo_release.stem] == demo_release.read_bytes()
+    for stem in ("foldered", "commented"):
+        with zipfile.ZipFile(io.BytesIO(kept[stem])) as rebuilt, zipfile.ZipFile(demo_release) as original:
+            assert rebuilt.namelist() == [MANIFEST_NAME, *COLUMNS] and rebuilt.comment == b""
+            assert all(rebuilt.read(name) == original.read(name) for name in original.namelist())
