@@ -196,28 +196,13 @@ def _copy_rows(session: Session, statement: str, rows: list[tuple[Any, ...]]) ->
         raise classify_database_error(error) from error
 
 
-@dataclass(frozen=True)
-class IndexStep:
-    """Building one index: `table` names the table it is on, so that a loader on PostgreSQL can build
-    a table's indexes while it writes the next tables (loaders/procurement/details.py)."""
-
-    index: Index
-
-    @property
-    def table(self) -> str:
-        assert self.index.table is not None  # every index here is declared on its table
-        return self.index.table.name
-
-    def __call__(self, session: Session) -> None:
-        self.index.create(session.connection())
-
-
 def index_steps(release_id: int) -> list[Callable[[Session], None]]:
     """One step per index, then one that updates the planner's statistics: each is meant to run in a
     transaction of its own, so that no write lock is held for the whole build."""
     tables = detail_tables(release_id)
     steps: list[Callable[[Session], None]] = [
-        IndexStep(index) for index in (*tables.indexes, *tender_table(release_id).indexes)]
+        (lambda session, index=index: index.create(session.connection()))
+        for index in (*tables.indexes, *tender_table(release_id).indexes)]
 
     def analyse(session: Session) -> None:
         if session.get_bind().dialect.name == "sqlite":

@@ -5,7 +5,6 @@ their own transactions and indexed one index per transaction, before the release
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -68,70 +67,15 @@ def _write_tables(con: duckdb.DuckDBPyConnection, sessions: sessionmaker[Session
     sources = [(tables.awards, award_rows), (tables.counts, award_count_rows), (tables.parties, party_rows),
                (tables.words, word_rows), (tables.profiles, profile_rows), (tables.benchmarks, benchmark_rows)]
     sources.append((tender_table(release_id).table, tender_rows))
-    steps = index_steps(release_id)
-    # On PostgreSQL the awards' indexes, most of the build, are built by the server on a connection
-    # of their own while the other tables are written: no other transaction touches the new table.
-    # On SQLite one connection writes the release's file, so its indexes come after every row.
-    beside = _Beside(sessions) if sessions.kw["bind"].dialect.name == "postgresql" else None
-    try:
-        for table, source in sources:
-            started = _now()
-            columns, rows = source(con)
-            for batch in item_batches(counted(rows)):
-                with session_scope(sessions) as session:
-                    insert_detail_rows(session, table, columns, batch)
-            log.info("%s written in %s", table.name, _took(started))
-            if beside is not None and table is tables.awards:
-                beside.start([step for step in steps if getattr(step, "table", None) == table.name])
+    for table, source in sources:
         started = _now()
-        for step in steps:
-            if beside is None or not any(step is taken for taken in beside.steps):
-                with session_scope(sessions) as session:
-                    step(session)
-        if beside is not None:
-            beside.join()
-        log.info("release %s indexed in %s", release_id, _took(started))
-    finally:
-        if beside is not None:
-            beside.stop()
-
-
-class _Beside:
-    """Index steps run one after another by a thread, each in a transaction of its own; `join()`
-    waits for them and raises what failed, `stop()` lets none more begin and waits for the one running."""
-
-    def __init__(self, sessions: sessionmaker[Session]):
-        self.sessions = sessions
-        self.steps: list[Callable[[Session], None]] = []
-        self.error: BaseException | None = None
-        self.stopping = threading.Event()
-        self.thread: threading.Thread | None = None
-
-    def start(self, steps: list[Callable[[Session], None]]) -> None:
-        self.steps = steps
-        self.started = _now()
-        self.thread = threading.Thread(target=self._run, name="index-beside", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            for step in self.steps:
-                if self.stopping.is_set():
-                    return
-                with session_scope(self.sessions) as session:
-                    step(session)
-            log.info("%d indexes built beside the writing in %.1f s", len(self.steps),
-                     time.perf_counter() - self.started[0])
-        except BaseException as error:  # noqa: BLE001  (raised in the loading thread, by join())
-            self.error = error
-
-    def join(self) -> None:
-        if self.thread is not None:
-            self.thread.join()
-        if self.error is not None:
-            raise self.error
-
-    def stop(self) -> None:
-        self.stopping.set()
-        if self.thread is not None:
-            self.thread.join()
+        columns, rows = source(con)
+        for batch in item_batches(counted(rows)):
+            with session_scope(sessions) as session:
+                insert_detail_rows(session, table, columns, batch)
+        log.info("%s written in %s", table.name, _took(started))
+    started = _now()
+    for step in index_steps(release_id):
+        with session_scope(sessions) as session:
+            step(session)
+    log.info("release %s indexed in %s", release_id, _took(started))

@@ -189,34 +189,6 @@ def test_a_load_that_fails_while_indexing_leaves_no_tables_items_or_release(app,
         assert list_awards(session, release=get_active_release(session), limit=1).total > 0
 
 
-@pytest.mark.parametrize("where", ["an awards index (on PostgreSQL built beside the writing)", "the last step"])
-def test_a_load_whose_index_step_fails_leaves_no_tables_items_or_release(app, demo_release, monkeypatch, where):
-    sessions = app.extensions["gosterge.sessions"]
-    first = load_release(demo_release, sessions).release_id
-    real = details.index_steps
-
-    class Failing:
-        def __init__(self, table: str):
-            self.table = table
-
-        def __call__(self, session) -> None:  # noqa: ANN001
-            raise RuntimeError("no space left on device")
-
-    def failing(release_id: int):
-        steps = real(release_id)
-        if where == "the last step":
-            return [*steps, Failing("")]
-        return [*steps[:2], Failing(steps[0].table), *steps[2:]]
-
-    monkeypatch.setattr(details, "index_steps", failing)
-    with pytest.raises(RuntimeError, match="no space left"):
-        load_release(demo_release, sessions)
-    with session_scope(sessions) as session:
-        assert [r.id for r in session.scalars(select(Release))] == [first]
-        assert not release_table_names(session.get_bind(), first + 1)
-        assert get_active_release(session).id == first
-
-
 def test_a_load_that_fails_once_its_tables_are_written_leaves_no_file(app, demo_release, monkeypatch):
     """On SQLite the release's file is complete and attached by every new connection before the
     release is: a failure after that (building its download files) removes the file and detaches it."""
