@@ -16,7 +16,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -41,7 +42,7 @@ class PartWriterDied(RuntimeError):
     """A process writing part of a package ended without finishing it; the message names the release."""
 
 
-def _write_part(tenders: str, offset: int, limit: int, path: str, info: PackageInfo, compressed: bool) -> int:
+def write_part(tenders: str, offset: int, limit: int, path: str, info: PackageInfo, compressed: bool) -> int:
     con = duckdb.connect()
     try:
         con.execute("SET threads = 1")  # one core per process: the processes share the machine's
@@ -59,6 +60,16 @@ def _ranges(total: int) -> list[tuple[int, int]]:
     return [(edges[i], edges[i + 1] - edges[i]) for i in range(parts)]
 
 
+def save_tenders(con: duckdb.DuckDBPyConnection, info: PackageInfo, work: Path, compressed: bool) -> list[tuple]:
+    """Save the tenders of the `raw_*` tables in `con` under `work`, grouped and in İKN order, and
+    return the jobs that write the package's parts from them: the arguments of `write_part`, in order."""
+    tenders = work / "tenders.parquet"
+    con.execute(f"COPY ({tender_query(con)}) TO '{_quoted(tenders)}' (FORMAT parquet)")
+    total = con.execute("SELECT count(*) FROM read_parquet(?)", [str(tenders)]).fetchall()[0][0]
+    return [(str(tenders), offset, limit, str(work / f"part-{i}"), info, compressed)
+            for i, (offset, limit) in enumerate(_ranges(total))]
+
+
 def write_package_file(con: duckdb.DuckDBPyConnection, info: PackageInfo, out: Path, workdir: Path,
                        processes: int | None = None) -> int:
     """Write the package of the `raw_*` tables in `con` to `out` (gzip when it ends in .gz), using
@@ -67,51 +78,58 @@ def write_package_file(con: duckdb.DuckDBPyConnection, info: PackageInfo, out: P
     work = Path(workdir) / f"ocds-{os.getpid()}-{os.urandom(4).hex()}"
     work.mkdir(parents=True)
     try:
-        tenders = work / "tenders.parquet"
-        con.execute(f"COPY ({tender_query(con)}) TO '{_quoted(tenders)}' (FORMAT parquet)")
-        total = con.execute("SELECT count(*) FROM read_parquet(?)", [str(tenders)]).fetchall()[0][0]
-        ranges = _ranges(total)
-        parts = [work / f"part-{i}" for i in range(len(ranges))]
-        jobs = [(str(tenders), offset, limit, str(part), info, compressed) for (offset, limit), part in zip(ranges, parts, strict=True)]
+        jobs = save_tenders(con, info, work, compressed)
         processes = min(len(jobs), processes or os.cpu_count() or 1)
         if processes == 1:
-            counts = [_write_part(*job) for job in jobs]
+            counts = [write_part(*job) for job in jobs]
         else:
             counts = _write_parts(jobs, processes, info.release_name)
-        _join(info, parts, counts, out, compressed, work)
+        join_parts(jobs, counts, out)
         return sum(counts)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _write_parts(jobs: list[tuple], processes: int, release: str) -> list[int]:
+def spawning_pool(processes: int, initializer: Callable[[], None] | None = None) -> ProcessPoolExecutor:
     # spawn, not fork: a forked child would inherit DuckDB's threads and locks mid-flight, and the
     # threads of the process exporting (the API's, a load job's heartbeat). Not forkserver either: its
     # server imports the parent's __main__ once for all children, so one bad import breaks every export
     # after it, where spawn's children each start clean.
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"), initializer=initializer)
+
+
+def part_results(futures: list[Future[int]], release: str) -> list[int]:
+    """The number of releases of each part, in order, once written; a process that died is `PartWriterDied`."""
     try:
-        return list(pool.map(_write_part, *zip(*jobs, strict=True)))
+        return [future.result() for future in futures]
     except BrokenProcessPool as exc:
         raise PartWriterDied(f"release {release}: a process writing its OCDS package died before finishing "
                              "its part (killed, or failed as it started: its own error is above)") from exc
+
+
+def _write_parts(jobs: list[tuple], processes: int, release: str) -> list[int]:
+    pool = spawning_pool(processes)
+    try:
+        return part_results([pool.submit(write_part, *job) for job in jobs], release)
     finally:
         # A part that failed fails the package: the parts not started are not written.
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _join(info: PackageInfo, parts: list[Path], counts: list[int], out: Path, compressed: bool, work: Path) -> None:
-    """The header, the parts with a `,` between two that hold releases, and the footer, in order."""
+def join_parts(jobs: list[tuple], counts: list[int], out: Path) -> None:
+    """The header, the parts with a `,` between two that hold releases, and the footer, in order, to `out`."""
+    _, _, _, first_part, info, compressed = jobs[0]
+    work = Path(first_part).parent
     with open(out, "wb") as sink:
         _copy_text(work / "header", header_text(info), compressed, sink)
         first = True
-        for part, count in zip(parts, counts, strict=True):
+        for job, count in zip(jobs, counts, strict=True):
             if not count:
                 continue
             if not first:
                 _copy_text(work / "comma", ",", compressed, sink)
             first = False
-            _copy(part, sink)
+            _copy(Path(job[3]), sink)
         _copy_text(work / "footer", FOOTER, compressed, sink)
 
 

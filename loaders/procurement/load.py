@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from loaders.procurement.compute import build_typed_tables, has_tender_names, served_items
 from loaders.procurement.details import build_details, write_details
 from loaders.procurement.release import open_release
-from loaders.procurement.release_files import build_release_files
+from loaders.procurement.release_files import start_release_files
 from loaders.procurement.retention import prune_releases
 from loaders.procurement.validate import validate_release
 from loaders.settings import LoaderSettings, load_settings
@@ -105,7 +105,6 @@ def load_release(
             log.info("validated in %.1f s", time.perf_counter() - started)
             progress("computing", 0)
             latest_year = build_typed_tables(con)
-            build_details(con)
             manifest = opened.manifest
             # Served items, and rows of the release's own tables; progress reports both together.
             counter = {"items": 0, "rows": 0}
@@ -124,7 +123,12 @@ def load_release(
                     loaded_at=now or datetime.now(UTC), synthetic=manifest.synthetic, latest_year=latest_year,
                     datasets=manifest.datasets, uploaded_by=uploaded_by,
                 ).id
+            files = None
             try:
+                # The download files first: a large release's are built by processes of their own
+                # while the rest is computed and written, and waited for before the release completes.
+                files = start_release_files(con, opened, release_id, settings)
+                build_details(con)
                 # Each batch in a transaction of its own: on SQLite the write lock is held for one
                 # batch at a time, so the service's credit debits go on between them.
                 written = time.perf_counter()
@@ -133,7 +137,7 @@ def load_release(
                         insert_items(session, release_id, batch)
                 log.info("statistics computed and written in %.1f s", time.perf_counter() - written)
                 details = write_details(con, sessions, release_id, counted)
-                build_release_files(con, opened, release_id, settings)
+                files.publish()
                 with session_scope(sessions) as session:
                     complete_release(session, release_id, details=details, tender_names=has_tender_names(con),
                                      tenders=True)
@@ -142,6 +146,8 @@ def load_release(
                     if before_commit is not None:
                         before_commit(session, release_id)
             except BaseException:
+                if files is not None:
+                    files.discard()
                 remove_release_files(settings.release_files_dir, release_id)
                 try:
                     purge(sessions, release_id)

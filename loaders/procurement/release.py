@@ -70,6 +70,7 @@ class OpenedRelease:
     manifest: Manifest
     directory: Path
     _tempdir: Path | None = field(default=None, repr=False)
+    archive: Path | None = None  # the ZIP it was unpacked from; None for a directory
 
     def close(self) -> None:
         if self._tempdir is not None:
@@ -93,7 +94,7 @@ def open_release(path: Path, *, workdir: Path | None = None) -> OpenedRelease:
     tempdir = Path(tempfile.mkdtemp(prefix="gosterge-release-", dir=workdir))
     try:
         extract_archive(path, tempdir)
-        return OpenedRelease(read_manifest(tempdir), tempdir, tempdir)
+        return OpenedRelease(read_manifest(tempdir), tempdir, tempdir, path)
     except BaseException:
         shutil.rmtree(tempdir, ignore_errors=True)
         raise

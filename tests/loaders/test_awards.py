@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import func, select
 
 from loaders.procurement import details
-from loaders.procurement import load as load_module
 from loaders.procurement.load import load_release
+from loaders.procurement.release_files import ReleaseFilesBuild
 from store.awards import AwardFilters, list_awards
 from store.benchmarks import list_discount_benchmarks
 from store.db import session_scope
@@ -198,7 +198,7 @@ def test_a_load_that_fails_once_its_tables_are_written_leaves_no_file(app, demo_
     def failing(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(load_module, "build_release_files", failing)
+    monkeypatch.setattr(ReleaseFilesBuild, "publish", failing)
     with pytest.raises(RuntimeError, match="disk full"):
         load_release(demo_release, sessions)
     engine = sessions.kw["bind"]
