@@ -5,9 +5,8 @@ SQLite checkpoints on its own: the commit that takes the log past 1,000 pages co
 database file and syncs it before it returns (7-15 ms on this project's machine). Almost every commit
 the API makes is a paid answer's debit, so about one answer in a thousand paid for that copy, and
 under the gevent worker every other request of the worker waited with it, since a call into SQLite
-holds the worker's only thread: a client of two connections saw two answers of 12-17 ms every second,
-and none over 8.6 ms once the debits no longer checkpointed (docs/benchmarks.md, "Tail latency under the
-gevent worker"). The debits' connection therefore leaves
+holds the worker's only thread: that was the 2-connection p99 of 13-29 ms against 2-4 ms without it
+(docs/benchmarks.md, "Tail latency under the gevent worker"). The debits' connection therefore leaves
 checkpoints to a thread that runs a PASSIVE one every CHECKPOINT_SECONDS on a connection of its own:
 an OS thread also in a gevent worker, and the sqlite3 module lets go of the interpreter while SQLite
 works, so answers go on meanwhile. PASSIVE waits for no reader or writer. A checkpoint that ends
