@@ -1,0 +1,104 @@
+"""Every answer's own latency, as a client of the API sees it: one process per kept-alive connection,
+each sending its next request as soon as it has the last answer, timing each from the request's first
+byte sent to the answer's last byte read.
+
+wrk's latencies are corrected for coordinated omission: an answer slower than twice a connection's mean
+interval is counted again at every interval below it, as a client sending at a fixed rate would have
+waited. That is the right figure for such a client, but it lets a few long waits a second set the
+p99 of a closed loop. These are the same runs' answers counted once each; benchmarks/api_load.py
+prints both.
+
+    .venv/bin/python benchmarks/plain_client.py URL [--key KEY] [--connections 2] [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import socket
+import time
+from urllib.parse import urlsplit
+
+
+def _read_answer(sock: socket.socket) -> bool:
+    """Read one answer with a Content-Length; whether the server closes the connection after it."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection before answering")
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    fields = {}
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        fields[name.strip().lower()] = value.strip().lower()
+    if b"content-length" not in fields:
+        raise ValueError("an answer without Content-Length: this client reads only those")
+    length = int(fields[b"content-length"])
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection inside an answer")
+        body += chunk
+    return fields.get(b"connection") == b"close"
+
+
+def _connection(host: str, port: int, request: bytes, seconds: float, start: object, out: object) -> None:
+    latencies: list[float] = []
+    sock: socket.socket | None = None
+    start.wait()  # type: ignore[attr-defined]
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        if sock is None:  # the sync worker closes after each answer; connecting is not timed, as in wrk
+            sock = socket.create_connection((host, port))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        began = time.perf_counter()
+        sock.sendall(request)
+        closes = _read_answer(sock)
+        latencies.append(time.perf_counter() - began)
+        if closes:
+            sock.close()
+            sock = None
+    if sock is not None:
+        sock.close()
+    out.put(latencies)  # type: ignore[attr-defined]
+
+
+def run(url: str, key: str | None, connections: int, seconds: float) -> dict[str, float]:
+    """Answers per second and p50, p99, p99.9 and maximum latency in ms, each answer counted once."""
+    parts = urlsplit(url)
+    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    headers = f"Host: {parts.netloc}\r\n" + (f"Authorization: Bearer {key}\r\n" if key else "")
+    request = f"GET {target} HTTP/1.1\r\n{headers}\r\n".encode("latin-1")
+    context = multiprocessing.get_context("fork")
+    start, out = context.Event(), context.Queue()
+    processes = [context.Process(target=_connection, args=(parts.hostname, parts.port, request, seconds, start, out))
+                 for _ in range(connections)]
+    for process in processes:
+        process.start()
+    start.set()
+    latencies = sorted(value for _ in processes for value in out.get(timeout=seconds + 60))
+    for process in processes:
+        process.join()
+    n = len(latencies)
+
+    def at(share: float) -> float:
+        return latencies[min(n - 1, int(share * n))] * 1000
+
+    return {"rps": n / seconds, "p50": at(0.5), "p99": at(0.99), "p999": at(0.999), "max": latencies[-1] * 1000}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("--key")
+    parser.add_argument("--connections", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=5)
+    args = parser.parse_args()
+    result = run(args.url, args.key, args.connections, args.seconds)
+    print(" ".join(f"{name}={value:.3f}" for name, value in result.items()))
+
+
+if __name__ == "__main__":
+    main()
