@@ -61,18 +61,24 @@ def _percent_decoded(text: str) -> str:
     return text
 
 
+# Characters that end or break a line for some reader of a log; a decoded text gives them back escaped.
+LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
 def redact_text(text: str) -> str:
-    """Free text with every key, secret parameter value and credential replaced. Percent-encoded text (a
+    """Free text with every key, secret parameter value and credential replaced. The rules run on the text
+    as it came, which is given back unless percent-encoding hides a secret the rules did not see (a
     request line gunicorn refuses quotes the query as it came: `?api%6Bey=%67k%5F…`, which the API would
-    have decoded to a key) is decoded first; when the decoded text holds a secret, the decoded text is
-    given back with it replaced."""
-    if "%" in text:
-        decoded = _percent_decoded(text)
-        if decoded != text:
-            redacted = _redact(decoded)
-            if redacted != decoded:
-                return redacted
-    return _redact(text)
+    have decoded to a key); then the decoded text is given back with it replaced, and with every
+    character that would break the log's line (a `%0A` decoded) escaped as `%XX` again."""
+    redacted = _redact(text)
+    if "%" in redacted:
+        decoded = _percent_decoded(redacted)
+        if decoded != redacted:
+            hidden = _redact(decoded)
+            if hidden != decoded:
+                return LINE_BREAKING.sub(lambda found: "".join(f"%{byte:02X}" for byte in found.group().encode()), hidden)
+    return redacted
 
 
 def _redact(text: str) -> str:
