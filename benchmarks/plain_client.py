@@ -20,13 +20,15 @@ import time
 from urllib.parse import urlsplit
 
 
-def _read_answer(sock: socket.socket) -> bool:
-    """Read one answer with a Content-Length; whether the server closes the connection after it."""
-    data = b""
+def _read_answer(sock: socket.socket) -> tuple[bool, float]:
+    """Read one answer with a Content-Length: whether the server closes the connection after it, and
+    when its first byte came (time.perf_counter)."""
+    data, first = b"", 0.0
     while b"\r\n\r\n" not in data:
         chunk = sock.recv(65536)
         if not chunk:
             raise ConnectionError("the server closed the connection before answering")
+        first = first or time.perf_counter()
         data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
     fields = {}
@@ -41,11 +43,11 @@ def _read_answer(sock: socket.socket) -> bool:
         if not chunk:
             raise ConnectionError("the server closed the connection inside an answer")
         body += chunk
-    return fields.get(b"connection") == b"close"
+    return fields.get(b"connection") == b"close", first
 
 
 def _connection(host: str, port: int, request: bytes, seconds: float, start: object, out: object) -> None:
-    latencies: list[float] = []
+    latencies: list[tuple[float, float]] = []  # (whole answer, until its first byte)
     sock: socket.socket | None = None
     start.wait()  # type: ignore[attr-defined]
     deadline = time.perf_counter() + seconds
@@ -55,8 +57,8 @@ def _connection(host: str, port: int, request: bytes, seconds: float, start: obj
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         began = time.perf_counter()
         sock.sendall(request)
-        closes = _read_answer(sock)
-        latencies.append(time.perf_counter() - began)
+        closes, first = _read_answer(sock)
+        latencies.append((time.perf_counter() - began, first - began))
         if closes:
             sock.close()
             sock = None
@@ -65,8 +67,14 @@ def _connection(host: str, port: int, request: bytes, seconds: float, start: obj
     out.put(latencies)  # type: ignore[attr-defined]
 
 
+SLOW_SECONDS = 0.004
+
+
 def run(url: str, key: str | None, connections: int, seconds: float) -> dict[str, float]:
-    """Answers per second and p50, p99, p99.9 and maximum latency in ms, each answer counted once."""
+    """Answers per second and p50, p99, p99.9 and maximum latency in ms, each answer counted once; how
+    many answers took over SLOW_SECONDS, and how many of those spent most of it before their first byte
+    (the request's way in, the worker's turn, the answer's way out) rather than between their first
+    and last (the answer's writing)."""
     parts = urlsplit(url)
     target = parts.path + (f"?{parts.query}" if parts.query else "")
     headers = f"Host: {parts.netloc}\r\n" + (f"Authorization: Bearer {key}\r\n" if key else "")
@@ -78,7 +86,9 @@ def run(url: str, key: str | None, connections: int, seconds: float) -> dict[str
     for process in processes:
         process.start()
     start.set()
-    latencies = sorted(value for _ in processes for value in out.get(timeout=seconds + 60))
+    answers = [answer for _ in processes for answer in out.get(timeout=seconds + 60)]
+    latencies = sorted(whole for whole, _ in answers)
+    slow = [(whole, first) for whole, first in answers if whole > SLOW_SECONDS]
     for process in processes:
         process.join()
     n = len(latencies)
@@ -86,7 +96,8 @@ def run(url: str, key: str | None, connections: int, seconds: float) -> dict[str
     def at(share: float) -> float:
         return latencies[min(n - 1, int(share * n))] * 1000
 
-    return {"rps": n / seconds, "p50": at(0.5), "p99": at(0.99), "p999": at(0.999), "max": latencies[-1] * 1000}
+    return {"rps": n / seconds, "p50": at(0.5), "p99": at(0.99), "p999": at(0.999), "max": latencies[-1] * 1000,
+            "slow": len(slow), "slow_before_first_byte": sum(1 for whole, first in slow if first > whole / 2)}
 
 
 def main() -> None:
