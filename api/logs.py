@@ -65,6 +65,11 @@ def _percent_decoded(text: str) -> str:
 LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
+def _escape_line_breaks(text: str) -> str:
+    """Each line-breaking character as the `%XX` of its UTF-8 bytes, as a client would have sent it."""
+    return LINE_BREAKING.sub(lambda found: "".join(f"%{byte:02X}" for byte in found.group().encode()), text)
+
+
 def redact_text(text: str) -> str:
     """Free text with every key, secret parameter value and credential replaced. The rules run on the text
     as it came, which is given back unless percent-encoding hides a secret the rules did not see (a
@@ -77,7 +82,7 @@ def redact_text(text: str) -> str:
         if decoded != redacted:
             hidden = _redact(decoded)
             if hidden != decoded:
-                return LINE_BREAKING.sub(lambda found: "".join(f"%{byte:02X}" for byte in found.group().encode()), hidden)
+                return _escape_line_breaks(hidden)
     return redacted
 
 

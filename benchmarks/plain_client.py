@@ -17,6 +17,7 @@ import argparse
 import multiprocessing
 import socket
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 
@@ -46,10 +47,10 @@ def _read_answer(sock: socket.socket) -> tuple[bool, float]:
     return fields.get(b"connection") == b"close", first
 
 
-def _connection(host: str, port: int, request: bytes, seconds: float, start: object, out: object) -> None:
+def _connection(host: str, port: int, request: bytes, seconds: float, start: Any, out: Any) -> None:
     latencies: list[tuple[float, float]] = []  # (whole answer, until its first byte)
     sock: socket.socket | None = None
-    start.wait()  # type: ignore[attr-defined]
+    start.wait()
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         if sock is None:  # the sync worker closes after each answer; connecting is not timed, as in wrk
@@ -64,10 +65,17 @@ def _connection(host: str, port: int, request: bytes, seconds: float, start: obj
             sock = None
     if sock is not None:
         sock.close()
-    out.put(latencies)  # type: ignore[attr-defined]
+    out.put(latencies)
 
 
 SLOW_SECONDS = 0.004
+
+
+def quantiles_ms(ordered: list[float]) -> dict[str, float]:
+    """p50, p99, p99.9 and the maximum of sorted seconds, in ms (each the value at its rank, rounded down)."""
+    n = len(ordered)
+    at = {name: ordered[min(n - 1, int(share * n))] * 1000 for name, share in (("p50", 0.5), ("p99", 0.99), ("p999", 0.999))}
+    return {**at, "max": ordered[-1] * 1000}
 
 
 def run(url: str, key: str | None, connections: int, seconds: float) -> dict[str, float]:
@@ -91,12 +99,7 @@ def run(url: str, key: str | None, connections: int, seconds: float) -> dict[str
     slow = [(whole, first) for whole, first in answers if whole > SLOW_SECONDS]
     for process in processes:
         process.join()
-    n = len(latencies)
-
-    def at(share: float) -> float:
-        return latencies[min(n - 1, int(share * n))] * 1000
-
-    return {"rps": n / seconds, "p50": at(0.5), "p99": at(0.99), "p999": at(0.999), "max": latencies[-1] * 1000,
+    return {"rps": len(latencies) / seconds, **quantiles_ms(latencies),
             "slow": len(slow), "slow_before_first_byte": sum(1 for whole, first in slow if first > whole / 2)}
 
 

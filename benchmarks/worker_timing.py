@@ -24,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.plain_client import quantiles_ms  # noqa: E402  (importable once the project's root is on the path)
+
 # The shipped settings, then this file's additions over them.
 exec(compile((ROOT / "gunicorn.conf.py").read_text(encoding="utf-8"), str(ROOT / "gunicorn.conf.py"), "exec"))
 
@@ -54,12 +57,10 @@ worker_class = Worker
 
 
 def _quantiles(values: list[float]) -> str:
-    ordered = sorted(values)
-    if not ordered:
+    if not values:
         return "no answers"
-    n = len(ordered)
-    at = lambda share: ordered[min(n - 1, int(share * n))] * 1000  # noqa: E731
-    return f"n={n} p50={at(0.5):.3f} p99={at(0.99):.3f} p99.9={at(0.999):.3f} max={ordered[-1] * 1000:.3f} ms"
+    figures = quantiles_ms(sorted(values))
+    return f"n={len(values)} " + " ".join(f"{name}={value:.3f}" for name, value in figures.items()) + " ms"
 
 
 def worker_exit(server, worker) -> None:  # noqa: ANN001
