@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
 import logging
@@ -18,6 +17,7 @@ from flask import Response
 
 from api.context import request_state, this_app, this_request
 from api.problems import InvalidParameters
+from store.native import native
 
 access_log = logging.getLogger("gosterge.access")
 REDACTED_PARAMS = frozenset({"apikey", "token"})
@@ -122,15 +122,6 @@ def redact_handlers(*loggers: logging.Logger) -> None:
                 handler.addFilter(REDACTING_FILTER)
 
 
-def _native(module: str, name: str) -> Any:
-    """The standard library's own `module.name`, also where gevent has patched it in a worker."""
-    try:
-        from gevent import monkey
-    except ImportError:  # pragma: no cover  (gevent is a dependency; kept for other servers)
-        return getattr(importlib.import_module(module), name)
-    return monkey.get_original(module, name)
-
-
 # How long a line may wait in the queue before it is written.
 WRITE_EVERY_SECONDS = 0.05
 
@@ -143,7 +134,7 @@ class QueuedStderrHandler(logging.Handler):
     def __init__(self) -> None:
         super().__init__()
         self.setFormatter(logging.Formatter("%(message)s"))
-        self._queue: Any = _native("queue", "SimpleQueue")()
+        self._queue: Any = native("queue", "SimpleQueue")()
         self._running: Any = None  # held by the writer thread while it runs
         self._pid = 0
 
@@ -162,15 +153,15 @@ class QueuedStderrHandler(logging.Handler):
         if self._pid != os.getpid():  # started in this process (a fork starts no thread of its parent)
             self._pid = os.getpid()
             # The bare thread primitives: threading's Thread waits on an Event that gevent has patched.
-            self._running = _native("_thread", "allocate_lock")()
+            self._running = native("_thread", "allocate_lock")()
             self._running.acquire()
-            _native("_thread", "start_new_thread")(self._write, ())
+            native("_thread", "start_new_thread")(self._write, ())
         self._queue.put(line)
 
     def _write(self) -> None:
         # The thread wakes on its own every WRITE_EVERY_SECONDS rather than on each line: a thread
         # woken by every put would take the interpreter lock from the requests once per line.
-        sleep, stream, done = _native("time", "sleep"), sys.stderr, False
+        sleep, stream, done = native("time", "sleep"), sys.stderr, False
         try:
             while not done:
                 sleep(WRITE_EVERY_SECONDS)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.engine import Dialect, Engine
 
+from store.checkpoints import Checkpointer
 from store.db import create_store_engine
 from store.errors import InsufficientCreditsError, classify_database_error
 from store.keys import DEBIT
@@ -23,7 +24,7 @@ class Debits:
     requests go on. On SQLite one connection of this process, kept open and used by one request at a
     time: SQLite lets one connection write at a time anyway, and its calls hold the worker until they
     return, so a pool's checkout and its reset on checkin (a large part of the debit's own cost) would buy
-    nothing."""
+    nothing. That connection leaves the log's checkpoints to a thread of their own (store/checkpoints.py)."""
 
     def __init__(self, engine: Engine, *, owns_engine: bool = False):
         self._engine = engine
@@ -35,6 +36,8 @@ class Debits:
         self._lock = threading.Lock()
         self._connection: Any = None  # the detached pool connection (SQLite), with the pid that opened it
         self._pid = 0
+        database = engine.url.database if self._own else None
+        self.checkpointer = Checkpointer(database) if database and database != ":memory:" else None
 
     def take(self, key_id: int, cost: int) -> int:
         """Debit `cost` credits of key `key_id`; the credits left. InsufficientCreditsError when the key
@@ -55,6 +58,9 @@ class Debits:
                     connection = self._engine.raw_connection()
                     connection.detach()
                     self._connection, self._pid = connection, os.getpid()
+                    if self.checkpointer is not None:
+                        connection.dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
+                        self.checkpointer.start()
                 cursor = self._connection.dbapi_connection.execute(self._sql, parameters)
                 try:
                     return cursor.fetchone()
@@ -69,6 +75,8 @@ class Debits:
         """Close what this object opened (its connection, or its engine's pool)."""
         with self._lock:
             self._close()
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         if self._owns_engine:
             self._engine.dispose()
 
