@@ -363,7 +363,14 @@ def test_following_awards_in_chromium_in_turkish(dashboard, make_key, browser):
         _no_english(page, "no key")
         page.get_by_role("link", name=re.compile("API anahtarı sayfasına git")).click()
         page.get_by_label("API anahtarınız", exact=True).wait_for(timeout=30_000)
-        page.get_by_label("API anahtarınız", exact=True).fill(key)
+        # The page's run must be over before typing: a field filled while Streamlit still draws the page
+        # can be drawn again empty, and the form then sends no key (seen once in a suite on a busy machine).
+        page.wait_for_function(DONE, timeout=60_000)
+        from playwright.sync_api import expect
+
+        field = page.get_by_label("API anahtarınız", exact=True)
+        field.fill(key)
+        expect(field).to_have_value(key)
         page.get_by_role("button", name="Bu anahtarı kullan").click()
         page.get_by_text("Kendi anahtarınız kullanılıyor", exact=False).wait_for(timeout=30_000)
         # Links within the page keep the session, and with it the key; the address never holds it.
