@@ -54,14 +54,24 @@ class Checkpointer:
         self._pid = 0
         self._stopped = False
 
-    def start(self) -> None:
-        """Start the thread in this process, unless it runs already."""
+    def start(self) -> bool:
+        """Start the thread in this process, unless it runs already; False when it cannot open the
+        file, and then the caller keeps SQLite's own checkpoints."""
         if self._pid == os.getpid():
-            return
+            return True
+        try:
+            # Its own connection, opened here so that a failure is known at once: a pooled one belongs
+            # to the worker's greenlets, and its pool's locks are gevent's, which an OS thread must not take.
+            connection = sqlite3.connect(self.path, timeout=FULL_WAIT_MS / 1000, isolation_level=None,
+                                         check_same_thread=False)
+        except sqlite3.Error as error:
+            self.last_error = str(error)
+            return False
         self._pid, self._stopped = os.getpid(), False
         # The thread holds the checkpointer weakly: one whose store is gone (an app that was dropped,
         # as tests do by the hundred) ends its thread at the next interval.
-        native("_thread", "start_new_thread")(_run, (weakref.ref(self), self.path, self._pid))
+        native("_thread", "start_new_thread")(_run, (weakref.ref(self), connection, self._pid))
+        return True
 
     def stop(self) -> None:
         """End the thread after its current interval."""
@@ -83,17 +93,8 @@ class Checkpointer:
         self.done += 1
 
 
-def _run(checkpointer: weakref.ref[Checkpointer], path: str, pid: int) -> None:
+def _run(checkpointer: weakref.ref[Checkpointer], connection: sqlite3.Connection, pid: int) -> None:
     sleep = native("time", "sleep")
-    try:
-        # Its own connection: a pooled one belongs to the worker's greenlets, and its pool's locks
-        # are gevent's, which an OS thread must not take.
-        connection = sqlite3.connect(path, timeout=FULL_WAIT_MS / 1000, isolation_level=None,
-                                     check_same_thread=False)
-    except sqlite3.Error as error:
-        if (owner := checkpointer()) is not None:
-            owner.last_error = str(error)
-        return
     try:
         while True:
             sleep(CHECKPOINT_SECONDS)
@@ -102,8 +103,8 @@ def _run(checkpointer: weakref.ref[Checkpointer], path: str, pid: int) -> None:
                 return
             try:
                 owner.checkpoint(connection)
-            except sqlite3.Error as error:  # the file went away, the disk is full: try again later
-                owner.last_error = str(error)
+            except Exception as error:  # noqa: BLE001  (a full disk, a file gone: try again next interval)
+                owner.last_error = str(error) or type(error).__name__
             del owner
     finally:
         connection.close()

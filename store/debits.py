@@ -58,9 +58,8 @@ class Debits:
                     connection = self._engine.raw_connection()
                     connection.detach()
                     self._connection, self._pid = connection, os.getpid()
-                    if self.checkpointer is not None:
+                    if self.checkpointer is not None and self.checkpointer.start():
                         connection.dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
-                        self.checkpointer.start()
                 cursor = self._connection.dbapi_connection.execute(self._sql, parameters)
                 try:
                     return cursor.fetchone()

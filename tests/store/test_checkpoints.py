@@ -57,6 +57,19 @@ def test_debits_never_write_the_database_file_itself(tmp_path, monkeypatch):
     debits.close()
 
 
+def test_without_its_thread_the_debits_keep_sqlites_own_checkpoints(tmp_path):
+    """A thread that cannot open the file would leave the log to grow for ever: the debits then checkpoint."""
+    debits, key_id = store_with_key(tmp_path / "store.db")
+    debits.checkpointer.path = str(tmp_path / "gone" / "store.db")  # a folder that is not there
+    debits.take(key_id, 1)
+    before = digest(tmp_path / "store.db")
+    for _ in range(DEBITS):
+        debits.take(key_id, 1)
+    assert debits.checkpointer.last_error == "unable to open database file"
+    assert digest(tmp_path / "store.db") != before  # SQLite's own checkpoint wrote it
+    debits.close()
+
+
 def test_the_thread_copies_the_log_into_the_file_and_keeps_it_short(tmp_path, monkeypatch):
     monkeypatch.setattr(checkpoints, "CHECKPOINT_SECONDS", 0.05)
     debits, key_id = store_with_key(tmp_path / "store.db")
