@@ -52,12 +52,12 @@ class Checkpointer:
         self.full = 0  # FULL checkpoints run
         self.last_error = ""  # the last one's failure; the next interval tries again
         self._pid = 0
-        self._stopped = False
+        self._run: object | None = None  # the running thread's token, None once stopped
 
     def start(self) -> bool:
         """Start the thread in this process, unless it runs already; False when it cannot open the
         file, and then the caller keeps SQLite's own checkpoints."""
-        if self._pid == os.getpid():
+        if self._run is not None and self._pid == os.getpid():
             return True
         try:
             # Its own connection, opened here so that a failure is known at once: a pooled one belongs
@@ -67,19 +67,19 @@ class Checkpointer:
         except sqlite3.Error as error:
             self.last_error = str(error)
             return False
-        self._pid, self._stopped = os.getpid(), False
+        self._pid, self._run = os.getpid(), object()
         # The thread holds the checkpointer weakly: one whose store is gone (an app that was dropped,
         # as tests do by the hundred) ends its thread at the next interval.
-        native("_thread", "start_new_thread")(_run, (weakref.ref(self), connection, self._pid))
+        native("_thread", "start_new_thread")(_run, (weakref.ref(self), connection, self._run))
         return True
 
     def stop(self) -> None:
         """End the thread after its current interval."""
-        self._stopped = True
+        self._run = None
 
-    def runs_in(self, pid: int) -> bool:
-        """Whether the thread started in process `pid` is still wanted (a fork's thread is not)."""
-        return not self._stopped and self._pid == pid
+    def wants(self, run: object) -> bool:
+        """Whether the thread of token `run` is still wanted: not once stopped or started again."""
+        return self._run is run
 
     def checkpoint(self, connection: sqlite3.Connection) -> None:
         """One interval's checkpoints: two PASSIVE ones, then a FULL one when the log grew long."""
@@ -93,13 +93,13 @@ class Checkpointer:
         self.done += 1
 
 
-def _run(checkpointer: weakref.ref[Checkpointer], connection: sqlite3.Connection, pid: int) -> None:
+def _run(checkpointer: weakref.ref[Checkpointer], connection: sqlite3.Connection, run: object) -> None:
     sleep = native("time", "sleep")
     try:
         while True:
             sleep(CHECKPOINT_SECONDS)
             owner = checkpointer()
-            if owner is None or not owner.runs_in(pid):
+            if owner is None or not owner.wants(run):
                 return
             try:
                 owner.checkpoint(connection)
