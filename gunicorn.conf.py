@@ -58,8 +58,8 @@ control_socket_disable = True
 
 class Worker(GeventWorker):
     """gevent's worker, answering gunicorn's own refusals (request line or headers too long,
-    malformed requests) as problem documents like every other error of the API, and taking turns
-    between keep-alive connections."""
+    malformed requests) as problem documents like every other error of the API, taking turns
+    between keep-alive connections, and keeping the loaded app out of the collector's full passes."""
 
     def handle_request(self, listener_name, req, sock, addr):  # noqa: ANN001, ANN201
         """After each answer on a kept-alive connection, let every other ready connection go first.
@@ -77,9 +77,10 @@ class Worker(GeventWorker):
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
-        from api.server import answer_refusals_as_problems
+        from api.server import answer_refusals_as_problems, freeze_loaded_app
 
         answer_refusals_as_problems()
+        freeze_loaded_app()  # last: what the lines above made is frozen too
 
 
 worker_class = Worker

@@ -7,16 +7,23 @@ GOSTERGE_WORKER_TIMING (default worker-timing.txt in the current folder):
 - the turnaround of each kept-alive connection: from an answer written to the next request of the
   same connection parsed, which holds the client's reaction and the network's delivery as well as any
   wait for the worker;
-- every turnaround over 4 ms, with its second since the start and the connection's descriptor.
+- every turnaround over 4 ms, with its second since the start and the connection's descriptor;
+- the garbage collector's passes after the warm-up, by generation: how many, and their p50 and
+  longest (a pass runs in the worker's only thread, every connection waiting).
 
     GOSTERGE_DATABASE_URL=… .venv/bin/gunicorn -c benchmarks/worker_timing.py --bind 127.0.0.1:18002
     wrk -t2 -c2 -d15s --latency -H "Authorization: Bearer KEY" "http://127.0.0.1:18002/v1/…"
     kill %1; cat worker-timing.txt
 
+With `-s benchmarks/varied_answers.lua` wrk draws each request from six queries over the 81 provinces
+instead of the URL's (docs/benchmarks.md, "A full collection in the worker", timed the collector's
+passes under it).
+
 The first 2,000 answers (a warm-up) are left out. docs/benchmarks.md, "A quiet machine again: where
 the two-connection tail is", gives what it showed.
 """
 
+import gc
 import os
 import sys
 import time
@@ -35,6 +42,18 @@ SLOW_TURNAROUND = 0.004
 answers: list[float] = []
 turnarounds: list[tuple[float, float, int]] = []  # (answer written, seconds to the next request, descriptor)
 written: dict[int, float] = {}
+collections: list[tuple[int, float]] = []  # (generation, seconds), from the end of the warm-up
+_collecting: list[float] = []
+
+
+def _time_collection(phase: str, info: dict) -> None:
+    if phase == "start":
+        _collecting[:] = [time.perf_counter()]
+    elif _collecting and len(answers) > WARM_UP:
+        collections.append((info["generation"], time.perf_counter() - _collecting[0]))
+
+
+gc.callbacks.append(_time_collection)
 
 Shipped = Worker  # noqa: F821  (defined by gunicorn.conf.py above)
 
@@ -71,3 +90,8 @@ def worker_exit(server, worker) -> None:  # noqa: ANN001
         out.write(f"answer in the worker: {_quantiles(answers[WARM_UP:])}\n")
         out.write(f"turnaround (answer written -> next request parsed): {_quantiles([s for _, s, _ in kept])}\n")
         out.write(f"turnarounds over {SLOW_TURNAROUND * 1000:g} ms (second, ms, descriptor): {slow}\n")
+        for generation in range(3):
+            passes = sorted(s for g, s in collections if g == generation)
+            figures = (f"{len(passes)}, p50 {passes[len(passes) // 2] * 1000:.2f} ms, longest {passes[-1] * 1000:.2f} ms"
+                       if passes else "none")
+            out.write(f"collections of generation {generation}: {figures}\n")

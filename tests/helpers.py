@@ -215,12 +215,13 @@ class Gunicorn:
     """The API under gunicorn with the production configuration (gunicorn.conf.py), configured by
     GOSTERGE_* variables; more than one worker needs shared limit storage, as in production."""
 
-    def __init__(self, env: dict[str, str], *, workers: int = 1, log: Path | None = None):
+    def __init__(self, env: dict[str, str], *, workers: int = 1, log: Path | None = None,
+                 config: Path = ROOT / "gunicorn.conf.py"):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._log = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "--workers", str(workers),
+            [sys.executable, "-m", "gunicorn", "-c", str(config), "--workers", str(workers),
              "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2"],
             cwd=ROOT, env={**os.environ, **env}, stdout=self._log, stderr=self._log)
 
