@@ -18,6 +18,15 @@ reference's, and its throughput at least half the bare app's under gunicorn.conf
 latencies for coordinated omission, which lets a few long waits a second set a closed loop's p99, so
 the API and the sync reference are also timed by benchmarks/plain_client.py right after each wrk run,
 every answer counted once, and the last columns give that p99 and its ratio.
+
+wrk runs one thread by default (`--wrk-threads`). On a machine of two cores, one gunicorn worker
+busy answering and two wrk threads each busy with its connection are three threads for two cores:
+whenever all three are ready, the kernel makes one wait for a time slice, and when that one is wrk's
+the wait is counted as the server's. Measured (docs/benchmarks.md, "The load generator's threads"):
+at 2 connections the API's p99 was 10.6-15.6 ms with two wrk threads and 1.6-2.0 ms with one, the
+same server. The sync reference is hardly touched (1.0-2.6 ms either way): it closes each connection
+after its answer and waits for the next, idle meanwhile, where the gevent worker always has the other
+connection's request to answer and so is always one of the three ready threads.
 """
 
 from __future__ import annotations
@@ -92,10 +101,11 @@ def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None
     raise SystemExit("server did not start")
 
 
-def wrk(url: str, key: str | None, seconds: int, connections: int, script: Path | None = None) -> dict[str, Any]:
-    """One wrk run: requests/s, p50 and p99 in ms, non-2xx/3xx count, and wrk's whole `output` (where a
-    Lua `script` prints its own figures)."""
-    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+def wrk(url: str, key: str | None, seconds: int, connections: int, script: Path | None = None,
+        threads: int = 2) -> dict[str, Any]:
+    """One wrk run with `threads` threads: requests/s, p50 and p99 in ms, non-2xx/3xx count, and wrk's
+    whole `output` (where a Lua `script` prints its own figures)."""
+    command = ["wrk", f"-t{min(threads, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", url]
     if key:
         command[1:1] = ["-H", f"Authorization: Bearer {key}"]
     if script:
@@ -231,7 +241,8 @@ def check_same_bytes(bare: Server, captured: dict[str, dict[str, str]]) -> None:
         assert answer.headers["Content-Type"] == entry["content_type"], path
 
 
-def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, connections: list[int]) -> None:
+def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, connections: list[int],
+            threads: int) -> None:
     """Every server in turn for each query and connection count, the order reversed every round."""
     live = [s for s in servers if s.process is not None]
     for server in live:  # warm up: the answer cache, the connection pools
@@ -243,7 +254,7 @@ def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, conne
                 for server in (live if round_ % 2 == 0 else live[::-1]):
                     used, machine, services = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
                     result = wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None,
-                                 seconds, conns)
+                                 seconds, conns, threads=threads)
                     answers = max(1.0, result["rps"] * seconds)
                     # The workers' CPU per answer: what the machine's load does not change much. Beside it
                     # the whole machine's (wrk, PostgreSQL and Redis included) and the services' alone:
@@ -353,7 +364,8 @@ def run_store(store: str, args: argparse.Namespace) -> None:
             if server.kind in ("bare", "sync"):
                 launch(server, server_env(store, env, server.workers, captures), work)
                 check_same_bytes(server, captured)
-        measure(servers, key, rounds=args.rounds, seconds=args.seconds, connections=args.connections)
+        measure(servers, key, rounds=args.rounds, seconds=args.seconds, connections=args.connections,
+                threads=args.wrk_threads)
     finally:
         for server in servers:
             if server.process is not None:
@@ -373,6 +385,8 @@ def main() -> int:
     parser.add_argument("--connections", type=numbers, default=[2, 16])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--wrk-threads", type=int, default=1,
+                        help="wrk's threads (at most one per connection); see the module's docstring")
     parser.add_argument("--smoke", action="store_true", help="SQLite, one worker, one round of 1 s runs")
     args = parser.parse_args()
     if not shutil.which("wrk"):
@@ -381,7 +395,7 @@ def main() -> int:
         args.stores, args.workers, args.rounds, args.seconds = "sqlite", [1], 1, 1
     started = datetime.now(UTC)
     print(f"{started:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores; gunicorn -c gunicorn.conf.py; "
-          f"wrk -t2 -d{args.seconds}s --latency; {args.rounds} round(s), A/B interleaved, order reversed each round")
+          f"wrk -t{args.wrk_threads} -d{args.seconds}s --latency; {args.rounds} round(s), A/B interleaved, order reversed each round")
     for store in args.stores.split(","):
         run_store(store, args)
     return 0
