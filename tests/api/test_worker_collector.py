@@ -7,6 +7,8 @@ collector holds is read in the worker, its times are the benchmark's business.""
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -22,10 +24,14 @@ exec(compile(open({shipped!r}, encoding="utf-8").read(), {shipped!r}, "exec"))
 _shipped_post_worker_init = post_worker_init
 
 
+_served = []
+
+
 def _report(name):
     import gc, json, os
     with open({out!r} + name + ".part", "w", encoding="utf-8") as out:
-        json.dump({{"frozen": gc.get_freeze_count(), "collected": len(gc.get_objects())}}, out)
+        json.dump({{"frozen": gc.get_freeze_count(), "collected": len(gc.get_objects()),
+                    "served": len(_served)}}, out)
     os.replace({out!r} + name + ".part", {out!r} + name)  # whole, for the test reading it meanwhile
 
 
@@ -35,8 +41,14 @@ def post_worker_init(worker):
 
 
 def post_request(worker, req, environ, resp):
+    _served.append(1)
     _report(".served")
 '''
+
+
+def _read(report: Path) -> dict[str, int]:
+    """The hook's last report (written whole by os.replace), or none served yet."""
+    return json.loads(report.read_text(encoding="utf-8")) if report.exists() else {"served": 0}
 
 
 def test_the_loaded_app_is_frozen_out_of_full_collections(tmp_path, database_url, limiter_storage):
@@ -49,7 +61,11 @@ def test_the_loaded_app_is_frozen_out_of_full_collections(tmp_path, database_url
         for _ in range(50):
             assert requests.get(f"{server.url}/v1/health", timeout=10).status_code == 200
         loaded = json.loads((tmp_path / "collector.loaded").read_text(encoding="utf-8"))
-        served = json.loads((tmp_path / "collector.served").read_text(encoding="utf-8"))
+        # gunicorn runs post_request after the answer is sent: wait for the hook of the last one.
+        deadline = time.monotonic() + 30
+        while (served := _read(tmp_path / "collector.served"))["served"] < 50:
+            assert time.monotonic() < deadline, served
+            time.sleep(0.05)
     # The app's modules, routes and tables alone are tens of thousands of objects.
     assert loaded["frozen"] > 20_000, loaded
     # What a full collection still visits once requests are served is a small part of it.
