@@ -19,9 +19,13 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/gosterge demo --api-port $(API_PORT) --dashboard-port $(DASHBOARD_PORT)
 
-# One pytest-xdist worker per core; each has its own databases and Redis database (tests/conftest.py).
+# One pytest-xdist worker per core and one more: about a third of the suite's time is spent waiting
+# for the servers, browsers and processes its tests start, which the extra worker fills (8:53 -> 8:01
+# on two cores, docs/benchmarks.md "Test suite"). Each has its own databases and Redis database
+# (tests/conftest.py).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(STAMP)
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n $(TEST_WORKERS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
