@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import OperationalError
 
 from api import create_app
 from loaders.procurement.load import load_release
@@ -56,8 +58,17 @@ def _create_schema(admin: Engine) -> str:
 
 
 def _drop_schema(admin: Engine, schema: str) -> None:
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    # A process a test started (a load's last steps, a digest sender) may still be writing to the
+    # schema; PostgreSQL then ends one side of the deadlock, the drop, which is tried again.
+    for attempt in range(5):
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+            return
+        except OperationalError as error:
+            if "deadlock detected" not in str(error) or attempt == 4:
+                raise
+            time.sleep(0.5)
 
 
 @pytest.fixture(scope="session")
