@@ -7,9 +7,12 @@
 For each store (SQLite with the shipped defaults, PostgreSQL + Redis) the API and the bare app
 (benchmarks/bare_app.py) are started side by side, each with one worker and with two, all with
 gunicorn.conf.py. The bare app answers each measured URL with the bytes and content type the API
-answered it with, captured first. Then, for every query and connection count, wrk runs against each
-server in turn, A/B interleaved, the order reversed every round; only ratios within one round mean
-anything on a shared machine, so each is printed per round, with the load average of the machine.
+answered it with, captured first. Then, in each round, for every query and connection count, wrk runs
+for one second against each server in turn, `--seconds` turns, the first of each turn rotating
+(benchmarks/wrk_runs.py): a slow spell of the shared machine falls on every server alike, and each
+server's runs are pooled (answers over seconds, percentiles of the summed latency histograms) into
+its figure for the round. Only ratios within one round mean anything on a shared machine, so each is
+printed per round, with the load average of the machine.
 
 The tail: with one worker, the same bytes are also served by the bare app under gunicorn's
 sync worker (`gunicorn -k sync -w 1`, no configuration file), the reference for p99. The target, per
@@ -34,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import socket
 import statistics
@@ -53,6 +55,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import plain_client  # noqa: E402  (importable once the project's root is on the path)
+from benchmarks.cpu_time import cpu_seconds, machine_cpu_seconds, services_cpu_seconds  # noqa: E402
+from benchmarks.wrk_runs import HISTOGRAM, in_turns, pooled, wrk  # noqa: E402
 
 QUERIES = {
     "index: competition by province, 2024": "/v1/public-procurement/competition-indices?dimension=province&period=2024",
@@ -99,64 +103,6 @@ def start(app_spec: str, port: int, env: dict[str, str], log: Path | None = None
             time.sleep(0.2)
     process.terminate()
     raise SystemExit("server did not start")
-
-
-def wrk(url: str, key: str | None, seconds: int, connections: int, script: Path | None = None,
-        threads: int = 2) -> dict[str, Any]:
-    """One wrk run with `threads` threads: requests/s, p50 and p99 in ms, non-2xx/3xx count, and wrk's
-    whole `output` (where a Lua `script` prints its own figures)."""
-    command = ["wrk", f"-t{min(threads, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", url]
-    if key:
-        command[1:1] = ["-H", f"Authorization: Bearer {key}"]
-    if script:
-        command[1:1] = ["-s", str(script)]
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-
-    def percentile(p: str) -> float:
-        value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)\b", out).groups()
-        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": rps, "p50": percentile("50"), "p99": percentile("99"), "errors": int(errors.group(1)) if errors else 0,
-            "output": out}
-
-
-def cpu_seconds(server: subprocess.Popen) -> float:
-    """CPU time (user and system) that the server's workers have used so far."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-    total = 0.0
-    for pid in children:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
-
-
-def machine_cpu_seconds() -> float:
-    """CPU time the whole machine has used so far (every process, kernel included; idle and I/O wait not)."""
-    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
-
-
-SERVICES = ("postgres", "redis-server")
-
-
-def services_cpu_seconds() -> float:
-    """CPU time the PostgreSQL and Redis processes running now have used so far."""
-    ticks, total = os.sysconf("SC_CLK_TCK"), 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:  # ended meanwhile
-            continue
-        name, _, rest = stat.partition("(")[2].rpartition(")")
-        if name.startswith(SERVICES):
-            fields = rest.split()
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
 
 
 def free_port() -> int:
@@ -243,29 +189,35 @@ def check_same_bytes(bare: Server, captured: dict[str, dict[str, str]]) -> None:
 
 def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, connections: list[int],
             threads: int) -> None:
-    """Every server in turn for each query and connection count, the order reversed every round."""
+    """Per round, query and connection count: `seconds` one-second wrk runs against every server in
+    turns, the first of each turn rotating (benchmarks/wrk_runs.py), pooled into one figure per
+    server, so that a slow spell of the machine falls on all of them alike."""
     live = [s for s in servers if s.process is not None]
     for server in live:  # warm up: the answer cache, the connection pools
         for path in QUERIES.values():
             wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None, 1, 4)
-    for round_ in range(rounds):
+    for _ in range(rounds):
         for conns in connections:
             for name, path in QUERIES.items():
-                for server in (live if round_ % 2 == 0 else live[::-1]):
-                    used, machine, services = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
+                def one_second(server: Server, path: str = path, conns: int = conns) -> dict[str, Any]:
+                    before = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
                     result = wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None,
-                                 seconds, conns, threads=threads)
-                    answers = max(1.0, result["rps"] * seconds)
+                                 1, conns, script=HISTOGRAM, threads=threads)
+                    after = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
+                    result["cpu"] = [y - x for x, y in zip(before, after, strict=True)]
+                    return result
+
+                for server, runs in zip(live, in_turns(live, seconds, one_second), strict=True):
+                    result = pooled(runs)
+                    answers = max(1, result["answers"])
                     # The workers' CPU per answer: what the machine's load does not change much. Beside it
                     # the whole machine's (wrk, PostgreSQL and Redis included) and the services' alone:
                     # with every party on the same cores, they bound what more workers can add.
-                    result["cpu_ms"] = 1000 * (cpu_seconds(server.process) - used) / answers
-                    result["machine_ms"] = 1000 * (machine_cpu_seconds() - machine) / answers
-                    result["services_ms"] = 1000 * (services_cpu_seconds() - services) / answers
+                    for index, figure in enumerate(("cpu_ms", "machine_ms", "services_ms")):
+                        result[figure] = 1000 * sum(r["cpu"][index] for r in runs) / answers
                     result["load"] = os.getloadavg()[0]
-                    del result["output"]
                     if server.kind in ("api", "sync") and server.workers == 1:
-                        # The same run's tail counted once per answer (benchmarks/plain_client.py): wrk's
+                        # The same query's tail counted once per answer (benchmarks/plain_client.py): wrk's
                         # is corrected for coordinated omission, which lets a few long waits set it.
                         result["plain"] = plain_client.run(f"http://127.0.0.1:{server.port}{path}",
                                                            key if server.kind == "api" else None, conns, seconds)
@@ -384,7 +336,7 @@ def main() -> int:
     parser.add_argument("--workers", type=numbers, default=[1, 2])
     parser.add_argument("--connections", type=numbers, default=[2, 16])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--seconds", type=int, default=5, help="one-second runs per server and round")
     parser.add_argument("--wrk-threads", type=int, default=1,
                         help="wrk's threads (at most one per connection); see the module's docstring")
     parser.add_argument("--smoke", action="store_true", help="SQLite, one worker, one round of 1 s runs")
@@ -395,7 +347,7 @@ def main() -> int:
         args.stores, args.workers, args.rounds, args.seconds = "sqlite", [1], 1, 1
     started = datetime.now(UTC)
     print(f"{started:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores; gunicorn -c gunicorn.conf.py; "
-          f"wrk -t{args.wrk_threads} -d{args.seconds}s --latency; {args.rounds} round(s), A/B interleaved, order reversed each round")
+          f"wrk -t{args.wrk_threads} --latency; {args.rounds} round(s) of {args.seconds} one-second runs per server in turns")
     for store in args.stores.split(","):
         run_store(store, args)
     return 0

@@ -29,7 +29,8 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.api_load import cli, start, wrk  # noqa: E402
+from benchmarks.api_load import cli, start  # noqa: E402
+from benchmarks.wrk_runs import wrk  # noqa: E402
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_BENCH_DB = "gosterge_bench"

@@ -23,7 +23,8 @@ from sqlalchemy import insert
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.api_load import start, wrk  # noqa: E402
+from benchmarks.api_load import start  # noqa: E402
+from benchmarks.wrk_runs import wrk  # noqa: E402
 from store.db import create_store_engine  # noqa: E402
 from store.models import Article, ArticleFacet  # noqa: E402
 from store.news import order_key  # noqa: E402

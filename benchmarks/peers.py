@@ -31,7 +31,8 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.api_load import cli, start, wrk  # noqa: E402
+from benchmarks.api_load import cli, start  # noqa: E402
+from benchmarks.wrk_runs import wrk  # noqa: E402
 from store.items import COMPETITION  # noqa: E402
 
 BENCH_ENV = ROOT / "var" / "bench-env"
