@@ -46,6 +46,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,17 @@ def check_same_bytes(bare: Server, captured: dict[str, dict[str, str]]) -> None:
         assert answer.headers["Content-Type"] == entry["content_type"], path
 
 
+def one_second(server: Server, *, key: str, path: str, connections: int, threads: int) -> dict[str, Any]:
+    """One second of wrk against `server`, with its latency histogram and the CPU the run used (the
+    server's workers, the machine, the database services)."""
+    before = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
+    result = wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None, 1, connections,
+                 script=HISTOGRAM, threads=threads)
+    after = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
+    result["cpu"] = [y - x for x, y in zip(before, after, strict=True)]
+    return result
+
+
 def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, connections: list[int],
             threads: int) -> None:
     """Per round, query and connection count: `seconds` one-second wrk runs against every server in
@@ -199,15 +211,8 @@ def measure(servers: list[Server], key: str, *, rounds: int, seconds: int, conne
     for _ in range(rounds):
         for conns in connections:
             for name, path in QUERIES.items():
-                def one_second(server: Server, path: str = path, conns: int = conns) -> dict[str, Any]:
-                    before = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
-                    result = wrk(f"http://127.0.0.1:{server.port}{path}", key if server.kind == "api" else None,
-                                 1, conns, script=HISTOGRAM, threads=threads)
-                    after = cpu_seconds(server.process), machine_cpu_seconds(), services_cpu_seconds()
-                    result["cpu"] = [y - x for x, y in zip(before, after, strict=True)]
-                    return result
-
-                for server, runs in zip(live, in_turns(live, seconds, one_second), strict=True):
+                run = partial(one_second, key=key, path=path, connections=conns, threads=threads)
+                for server, runs in zip(live, in_turns(live, seconds, run), strict=True):
                     result = pooled(runs)
                     answers = max(1, result["answers"])
                     # The workers' CPU per answer: what the machine's load does not change much. Beside it

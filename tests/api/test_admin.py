@@ -44,14 +44,18 @@ def finished(client, headers, accepted, seconds: float = 120) -> dict:  # noqa: 
     while time.monotonic() < deadline:
         status = client.get(accepted.get_json()["statusUrl"], headers=headers).get_json()
         if status["status"] != "running":
-            # The loading process goes on after recording its end (digests, retention): a test that
-            # drops its store at once would race it (PostgreSQL saw the schema's drop deadlock).
-            folder = Path(client.application.config["UPLOAD_DIR"]) / accepted.get_json()["id"]
-            while is_alive(folder) and time.monotonic() < deadline:
-                time.sleep(0.1)
+            load_ended(Path(client.application.config["UPLOAD_DIR"]) / accepted.get_json()["id"], deadline)
             return status
         time.sleep(0.2)
     raise AssertionError("the upload did not finish")
+
+
+def load_ended(folder: Path, deadline: float) -> None:
+    """Wait, until `deadline` (time.monotonic), for the upload's loading process to end. It goes on after
+    recording its status (digests, retention): a test that dropped its store at once would race it
+    (PostgreSQL saw the schema's drop deadlock)."""
+    while is_alive(folder) and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def upload_and_wait(client, headers, data: bytes) -> dict:  # noqa: ANN001

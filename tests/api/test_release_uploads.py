@@ -19,12 +19,12 @@ import requests
 
 from loaders.procurement import details
 from loaders.procurement.generate import generate_release
-from loaders.procurement.jobs import is_alive, settle_abandoned
+from loaders.procurement.jobs import settle_abandoned
 from loaders.procurement.load import load_release
 from store.db import session_scope
 from store.jobs import create_job
 from store.releases import get_active_release
-from tests.api.test_admin import finished, upload, upload_and_wait, zipped
+from tests.api.test_admin import finished, load_ended, upload, upload_and_wait, zipped
 from tests.api.test_promises import workers_for
 from tests.helpers import PROBLEM_BASE, Gunicorn, assert_problem, write_release
 from tests.loaders.test_procurement_statistics import TABLES
@@ -302,7 +302,4 @@ def test_concurrent_uploads_load_one_at_a_time(app, make_key, database_url, limi
         again = requests.post(server.url + "/v1/admin/releases", headers=admin, files={"file": ("r.zip", release)},
                               timeout=60)
         assert again.status_code == 202, again.text
-        # Its load ends before the store goes: a load still writing while its schema is dropped would race it.
-        deadline = time.monotonic() + 120
-        while is_alive(uploads / again.json()["id"]) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        load_ended(uploads / again.json()["id"], time.monotonic() + 120)
